@@ -1,0 +1,106 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { createAuth } from './http/auth.js';
+import { registerErrorHandlers } from './http/errors.js';
+import { createRateLimiter } from './http/rate-limit.js';
+import type { App, AppDeps } from './http/types.js';
+import { createJobRunner, type JobDefinition } from './jobs/runner.js';
+import { newId } from './lib/ids.js';
+import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
+import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js';
+import { registerMailboxRoutes } from './modules/mail/mailbox.routes.js';
+import { registerOpsRoutes } from './modules/ops/ops.routes.js';
+import { registerTenantRoutes } from './modules/tenants/tenants.routes.js';
+
+/** Builds the whole service on a migrated database: plugins, error handling, routes, jobs. */
+export async function buildApp(options: {
+  config: Config;
+  db: Db;
+  logger?: FastifyServerOptions['logger'];
+}): Promise<{ app: App; deps: AppDeps }> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    genReqId: () => newId(),
+    requestIdLogLabel: 'requestId',
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // Only JSON and multipart bodies are understood; anything else is 415, not a string to guess at.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandlers(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Signet API',
+        version: '1.0.0',
+        description:
+          'Document e-signing: upload a PDF with signees, send it for signing, receive signed webhooks. Authenticate with the X-Api-Key header.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+          session: { type: 'apiKey', in: 'cookie', name: 'signet_session' },
+        },
+      },
+      security: [{ apiKey: [] }, { session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const mailTransport = createMailTransport(config.smtpUrl);
+  const definitions: JobDefinition[] = [
+    mailSendJob({ db, transport: mailTransport, mailFrom: config.mailFrom }),
+  ];
+  const jobs = createJobRunner({ db, definitions, logger: app.log });
+  const auth = createAuth({
+    db,
+    config,
+    rateLimit: createRateLimiter({
+      perSecond: config.rateLimitPerSecond,
+      burst: config.rateLimitBurst,
+    }),
+  });
+  const deps: AppDeps = { config, db, auth, jobs, mailTransport };
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  registerOpsRoutes(app, deps);
+  registerAccountRoutes(app, deps);
+  registerTenantRoutes(app, deps);
+  if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
+
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    mailTransport?.close();
+  });
+  return { app, deps };
+}

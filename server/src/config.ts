@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every setting of the service, parsed and validated once from the environment. */
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  env: 'sandbox' | 'production';
+  dataDir: string;
+  databaseUrl: string | null;
+  storageUrl: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  secretKey: string;
+  sealP12Path: string | null;
+  sealP12Password: string | null;
+  tsaUrl: string | null;
+  downloadUrlTtlSeconds: number;
+  webhookAllowPrivateUrls: boolean;
+  webhookRetryScheduleMs: number[];
+  webhookTimeoutMs: number;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  logLevel: string;
+  runWorkers: boolean;
+};
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  .optional();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: z.url().optional(),
+  ESIGN_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\//, 'must be an s3:// URL')
+    .optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().default('Signet <no-reply@localhost>'),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  SEAL_P12_PATH: z.string().optional(),
+  SEAL_P12_PASSWORD: z.string().optional(),
+  TSA_URL: z.url().optional(),
+  DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(600),
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool,
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be comma-separated milliseconds')
+    .default('0,5000,25000'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(8000),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(100),
+  RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RUN_WORKERS: bool,
+});
+
+/** Raised when the environment cannot run the service; main prints it and exits. */
+export class ConfigError extends Error {}
+
+/** Parses the environment into a Config, creating sandbox secrets in DATA_DIR on first use. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
+  );
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.ESIGN_ENV === 'production';
+  if (production) {
+    const missing = [
+      !e.SMTP_URL && 'SMTP_URL',
+      !e.SECRET_KEY && 'SECRET_KEY',
+      !e.SEAL_P12_PATH && 'SEAL_P12_PATH',
+    ].filter(Boolean);
+    if (missing.length > 0) {
+      throw new ConfigError(`Production refuses to start without ${missing.join(', ')}.`);
+    }
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    env: e.ESIGN_ENV,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? null,
+    storageUrl: e.STORAGE_URL ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    secretKey: e.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
+    sealP12Path: e.SEAL_P12_PATH ?? null,
+    sealP12Password: e.SEAL_P12_PASSWORD ?? null,
+    tsaUrl: e.TSA_URL ?? null,
+    downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS ?? false,
+    webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    rateLimitBurst: e.RATE_LIMIT_BURST,
+    logLevel: e.LOG_LEVEL,
+    runWorkers: e.RUN_WORKERS ?? true,
+  };
+}
+
+// Sandbox only (production demands SECRET_KEY): one key per DATA_DIR, kept across restarts so
+// sessions and download URLs stay valid; 'wx' makes concurrent first starts agree on one file.
+function readOrCreateSecretKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return readFileSync(file, 'utf8').trim();
+}

@@ -1,0 +1,46 @@
+import SQLite from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+/** Which engine a Db runs on; a few queries (row locks) differ between them. */
+export type Engine = 'sqlite' | 'postgres';
+
+/** The database handle every service receives. */
+export type Db = {
+  kysely: Kysely<Database>;
+  engine: Engine;
+  close: () => Promise<void>;
+};
+
+/** Opens PostgreSQL when a URL is given, else the embedded SQLite file in dataDir. */
+export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): Db {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client losing its server (restart, failover) must not crash the process.
+    pool.on('error', () => {});
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = new SQLite(path.join(options.dataDir, 'signet.db'));
+  file.pragma('journal_mode = WAL');
+  // FULL: a committed signature or event survives power loss, not only a process crash.
+  file.pragma('synchronous = FULL');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('foreign_keys = ON');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db.kysely);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,18 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.js';
+import * as m0001 from './migrations/0001-foundation.js';
+
+// Explicit list, no directory scanning: the migrations ship with the code that needs them.
+const migrations: Record<string, Migration> = {
+  '0001-foundation': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the schema up to date; safe to run from several processes at once. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,138 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { hashSecret, nowIso } from '../lib/ids.js';
+import { findApiKeyWithUser, findSessionUser, touchApiKey } from '../modules/accounts/accounts.repo.js';
+import { AppError } from './errors.js';
+
+/** Who is calling: a user, through an API key or a browser session. */
+export type Principal = {
+  userId: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  via: 'api_key' | 'session';
+  apiKeyId: string | null;
+};
+
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+/** Name of the HttpOnly session cookie. */
+export const SESSION_COOKIE = 'signet_session';
+
+// lastUsedAt is for humans ("used 3 minutes ago"): writing it at most once a minute per key
+// keeps a write off the hot path of every request.
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Builds the preHandlers that authenticate requests. */
+export function createAuth(deps: {
+  db: Db;
+  config: Config;
+  rateLimit: (key: string, reply: FastifyReply) => void;
+}) {
+  const { db, config } = deps;
+  const ownPrefix = config.env === 'production' ? 'sk_live_' : 'sk_test_';
+  const otherPrefix = config.env === 'production' ? 'sk_test_' : 'sk_live_';
+  const publicOrigin = new URL(config.publicUrl).origin;
+
+  async function fromApiKey(key: string, reply: FastifyReply): Promise<Principal> {
+    if (key.startsWith(otherPrefix)) {
+      throw new AppError(
+        'wrong_environment',
+        `This is a ${otherPrefix === 'sk_live_' ? 'production' : 'sandbox'} key; this host is ${config.env}.`,
+      );
+    }
+    if (!key.startsWith(ownPrefix)) throw new AppError('invalid_api_key');
+    const row = await findApiKeyWithUser(db.kysely, hashSecret(key));
+    if (!row) throw new AppError('invalid_api_key');
+    if (row.revoked_at) throw new AppError('api_key_revoked', 'This API key has been revoked.');
+    if (row.environment !== config.env) throw new AppError('wrong_environment');
+    deps.rateLimit(row.keyId, reply);
+    const now = nowIso();
+    if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
+      await touchApiKey(db.kysely, row.keyId, now);
+    }
+    return {
+      userId: row.id,
+      email: row.email,
+      name: row.name,
+      emailVerified: row.email_verified_at !== null,
+      via: 'api_key',
+      apiKeyId: row.keyId,
+    };
+  }
+
+  async function fromSession(request: FastifyRequest, token: string): Promise<Principal> {
+    // Cookies ride along on cross-site requests; a state change must come from our own origin.
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+      const origin = request.headers.origin;
+      const site = request.headers['sec-fetch-site'];
+      if ((origin && origin !== publicOrigin) || (site && site !== 'same-origin' && site !== 'none')) {
+        throw new AppError(
+          'cross_origin_rejected',
+          'Session requests that change state must come from this service’s own pages.',
+        );
+      }
+    }
+    const user = await findSessionUser(db.kysely, hashSecret(token), nowIso());
+    if (!user) throw new AppError('unauthenticated', 'Your session has expired; log in again.');
+    return {
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      emailVerified: user.email_verified_at !== null,
+      via: 'session',
+      apiKeyId: null,
+    };
+  }
+
+  /** Accepts an X-Api-Key or a session cookie. */
+  async function requireUser(request: FastifyRequest, reply: FastifyReply) {
+    const key = request.headers['x-api-key'];
+    if (typeof key === 'string' && key.length > 0) {
+      request.principal = await fromApiKey(key, reply);
+      return;
+    }
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      request.principal = await fromSession(request, token);
+      return;
+    }
+    throw new AppError('unauthenticated', 'Send your API key in the X-Api-Key header.');
+  }
+
+  /** Accepts only a browser session (API keys cannot mint keys). */
+  async function requireSession(request: FastifyRequest, reply: FastifyReply) {
+    if (request.headers['x-api-key']) {
+      throw new AppError('session_required', 'API keys are managed from a logged-in session.');
+    }
+    await requireUser(request, reply);
+  }
+
+  /** Like requireUser, and the user's e-mail must be verified (document endpoints). */
+  async function requireVerifiedUser(request: FastifyRequest, reply: FastifyReply) {
+    await requireUser(request, reply);
+    if (!request.principal?.emailVerified) {
+      throw new AppError(
+        'email_not_verified',
+        'Verify your e-mail address (see the link we sent) before using document endpoints.',
+      );
+    }
+  }
+
+  return { requireUser, requireSession, requireVerifiedUser };
+}
+
+/** The authenticated principal; routes behind an auth preHandler always have one. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthenticated');
+  return request.principal;
+}
+
+/** The auth preHandlers, passed to every module's routes. */
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,160 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+// One table from error code to HTTP status and title: the only place a status is chosen.
+const problems = {
+  malformed_request: [400, 'Malformed request'],
+  unauthenticated: [401, 'Authentication required'],
+  invalid_api_key: [401, 'Unknown API key'],
+  api_key_revoked: [401, 'API key revoked'],
+  wrong_environment: [401, 'API key belongs to the other environment'],
+  invalid_credentials: [401, 'Wrong e-mail or password'],
+  session_required: [401, 'A browser session is required'],
+  insufficient_credits: [402, 'Not enough signature credits'],
+  forbidden: [403, 'Not allowed'],
+  email_not_verified: [403, 'E-mail address not verified'],
+  cross_origin_rejected: [403, 'Cross-origin request rejected'],
+  url_expired: [403, 'URL expired'],
+  invalid_token: [400, 'Invalid or expired link'],
+  not_found: [404, 'Not found'],
+  method_not_allowed: [405, 'Method not allowed'],
+  invalid_status: [409, 'Not allowed in the current status'],
+  conflict: [409, 'Conflict'],
+  email_taken: [409, 'E-mail address already registered'],
+  not_your_turn: [409, 'Not your turn to sign'],
+  link_expired: [410, 'Signing link no longer valid'],
+  payload_too_large: [413, 'Payload too large'],
+  unsupported_media_type: [415, 'Unsupported media type'],
+  validation_failed: [422, 'Invalid fields'],
+  idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
+  rate_limited: [429, 'Too many requests'],
+  reminder_cooldown: [429, 'Reminder cooldown in effect'],
+  internal_error: [500, 'Internal error'],
+  service_unavailable: [503, 'Service unavailable'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+/** A machine-readable error code, part of the public interface. */
+export type ErrorCode = keyof typeof problems;
+
+/** One field-level problem in a 422 answer. */
+export type FieldError = { path: string; message: string };
+
+/** The one error type services throw; the handler turns it into problem+json. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    detail?: string,
+    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail ?? problems[code][1]);
+    this.code = code;
+    this.errors = extra.errors;
+    this.headers = extra.headers;
+  }
+
+  /** HTTP status of this error's code. */
+  get status(): number {
+    return problems[this.code][0];
+  }
+}
+
+/** Shorthand for a 422 with field errors. */
+export function validationError(errors: FieldError[], detail = 'Some fields are invalid.') {
+  return new AppError('validation_failed', detail, { errors });
+}
+
+/** Writes an RFC 9457 problem+json reply. */
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+  const [status, title] = problems[error.code];
+  if (error.headers) reply.headers(error.headers);
+  return reply
+    .code(status)
+    .type('application/problem+json')
+    .send({
+      type: `urn:signet:problem:${error.code}`,
+      title,
+      status,
+      detail: error.message,
+      code: error.code,
+      requestId: request.id,
+      ...(error.errors ? { errors: error.errors } : {}),
+    });
+}
+
+// Fastify's own errors carry codes; map the ones a client can cause to ours.
+function fromFastifyError(error: FastifyError): AppError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', error.message);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new AppError('payload_too_large', error.message);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError('malformed_request', error.message);
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return new AppError('malformed_request', error.message);
+  }
+  if (error.statusCode === 413) return new AppError('payload_too_large', error.message);
+  if (error.statusCode === 415) return new AppError('unsupported_media_type', error.message);
+  return null;
+}
+
+/** Installs the error and not-found handlers that make every error problem+json. */
+export function registerErrorHandlers(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendProblem(request, reply, error);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors = error.validation.map((v) => ({
+        path: [error.validationContext, ...String(v.instancePath).split('/').filter(Boolean)]
+          .filter(Boolean)
+          .join('.'),
+        message: v.message ?? 'is invalid',
+      }));
+      return sendProblem(request, reply, validationError(errors));
+    }
+    const mapped = fromFastifyError(error);
+    if (mapped) return sendProblem(request, reply, mapped);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return sendProblem(
+        request,
+        reply,
+        new AppError('service_unavailable', 'The database is unreachable; retry shortly.', {
+          headers: { 'retry-after': '1' },
+        }),
+      );
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(
+      request,
+      reply,
+      new AppError('internal_error', 'Something went wrong; the request id helps us find it.'),
+    );
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(
+      request,
+      reply,
+      new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
+    ),
+  );
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', 'SQLITE_BUSY'].includes(
+      code,
+    ) || /Connection terminated|connect ECONNREFUSED/.test(String((error as Error).message))
+  );
+}

@@ -1,0 +1,31 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { JobRunner } from '../jobs/runner.js';
+import type { MailTransport } from '../modules/mail/mail.service.js';
+import type { Auth } from './auth.js';
+
+/** The Fastify instance with zod schemas as the type provider. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** What route modules receive: explicit wiring, no ambient state. */
+export type AppDeps = {
+  config: Config;
+  db: Db;
+  auth: Auth;
+  jobs: JobRunner;
+  mailTransport: MailTransport;
+};

@@ -1,0 +1,32 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId, nowIso } from '../lib/ids.js';
+
+/** A Kysely handle or an open transaction: jobs are enqueued inside the caller's transaction. */
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+
+/** Adds a durable job; it runs only if the surrounding transaction commits. */
+export async function enqueueJob(
+  trx: DbOrTrx,
+  job: { kind: string; payload: unknown; runAt?: string; maxAttempts?: number; id?: string },
+): Promise<string> {
+  const now = nowIso();
+  const id = job.id ?? newId();
+  await trx
+    .insertInto('jobs')
+    .values({
+      id,
+      kind: job.kind,
+      payload: JSON.stringify(job.payload),
+      run_at: job.runAt ?? now,
+      status: 'pending',
+      attempts: 0,
+      max_attempts: job.maxAttempts ?? 10,
+      lease_until: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}

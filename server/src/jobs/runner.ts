@@ -1,0 +1,229 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../db/database.js';
+import type { JobsTable } from '../db/schema.js';
+import { isoIn, nowIso } from '../lib/ids.js';
+
+/** What a job handler receives besides its payload. */
+export type JobContext = { job: JobsTable; attempt: number };
+
+/** A kind of durable job: its payload schema and a handler that is safe to run twice. */
+export type JobDefinition<S extends z.ZodType = z.ZodType> = {
+  kind: string;
+  payload: S;
+  /** Delay before retry number `attempt` (1-based) after a failure. */
+  backoffMs?: (attempt: number) => number;
+  handle: (payload: z.infer<S>, context: JobContext) => Promise<void>;
+};
+
+/** Declares a job kind with its payload type inferred from the schema. */
+export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
+  return definition;
+}
+
+/** The worker loop of one process. */
+export type JobRunner = {
+  start: () => void;
+  /** Look for due jobs now (called after a commit that enqueued one). */
+  wake: () => void;
+  /** Stop claiming and wait for running jobs to finish. */
+  stop: () => Promise<void>;
+  /** Resolves when no job is due or running (tests and CLI use it). */
+  idle: () => Promise<void>;
+};
+
+// A claim lasts LEASE_MS and is renewed while the handler runs, so a dead worker's job is taken
+// over within LEASE_MS however long the job itself takes.
+const LEASE_MS = 30_000;
+const HEARTBEAT_MS = 10_000;
+
+const defaultBackoff = (attempt: number) => Math.min(60_000 * 2 ** (attempt - 1), 3_600_000);
+
+/**
+ * Claims due jobs with a lease and runs them. A timer is set to the next due row so a job
+ * scheduled for 5 s runs at 5 s; a poll bounds how late we see rows other processes add.
+ */
+export function createJobRunner(options: {
+  db: Db;
+  definitions: JobDefinition[];
+  logger: FastifyBaseLogger;
+  concurrency?: number;
+  pollMs?: number;
+}): JobRunner {
+  const { db, logger } = options;
+  const byKind = new Map(options.definitions.map((d) => [d.kind, d]));
+  const concurrency = options.concurrency ?? 16;
+  const pollMs = options.pollMs ?? 1000;
+  const running = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = true;
+  let looping = false;
+  let again = false;
+  let idleWaiters: Array<() => void> = [];
+
+  async function claim(limit: number): Promise<JobsTable[]> {
+    const now = nowIso();
+    const due = db.kysely
+      .selectFrom('jobs')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', now)]),
+          eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .orderBy('run_at')
+      .limit(limit);
+    const lockedDue = db.engine === 'postgres' ? due.forUpdate().skipLocked() : due;
+    return db.kysely
+      .updateTable('jobs')
+      .set({
+        status: 'running',
+        lease_until: isoIn(LEASE_MS),
+        attempts: sql`attempts + 1`,
+        updated_at: now,
+      })
+      .where('id', 'in', lockedDue)
+      .returningAll()
+      .execute();
+  }
+
+  async function finish(job: JobsTable, error: unknown) {
+    const definition = byKind.get(job.kind);
+    const now = nowIso();
+    if (error === null) {
+      await db.kysely
+        .updateTable('jobs')
+        .set({ status: 'done', lease_until: null, updated_at: now })
+        .where('id', '=', job.id)
+        .execute();
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const last = job.attempts >= job.max_attempts || !definition;
+    const delay = (definition?.backoffMs ?? defaultBackoff)(job.attempts);
+    await db.kysely
+      .updateTable('jobs')
+      .set({
+        status: last ? 'failed' : 'pending',
+        run_at: last ? job.run_at : isoIn(delay),
+        lease_until: null,
+        last_error: message.slice(0, 2000),
+        updated_at: now,
+      })
+      .where('id', '=', job.id)
+      .execute();
+    logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, err: error }, 'job failed');
+  }
+
+  async function run(job: JobsTable) {
+    const definition = byKind.get(job.kind);
+    let error: unknown = null;
+    const heartbeat = setInterval(() => {
+      db.kysely
+        .updateTable('jobs')
+        .set({ lease_until: isoIn(LEASE_MS) })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .execute()
+        .catch((err) => logger.warn({ jobId: job.id, err }, 'lease renewal failed'));
+    }, HEARTBEAT_MS);
+    try {
+      if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
+      const payload = definition.payload.parse(JSON.parse(job.payload));
+      await definition.handle(payload, { job, attempt: job.attempts });
+    } catch (err) {
+      error = err ?? new Error('job failed');
+    } finally {
+      clearInterval(heartbeat);
+    }
+    try {
+      await finish(job, error);
+    } catch (err) {
+      // The lease will expire and another pass will run the job again: handlers are idempotent.
+      logger.error({ jobId: job.id, err }, 'could not record job result');
+    }
+  }
+
+  async function nextDueDelay(): Promise<number> {
+    const row = await db.kysely
+      .selectFrom('jobs')
+      .select((eb) => [
+        eb.fn.min(eb.case().when('status', '=', 'pending').then(eb.ref('run_at')).end()).as('due'),
+        eb.fn
+          .min(eb.case().when('status', '=', 'running').then(eb.ref('lease_until')).end())
+          .as('lease'),
+      ])
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+    const times = [row?.due, row?.lease].filter((t): t is string => typeof t === 'string');
+    if (times.length === 0) return pollMs;
+    const soonest = Math.min(...times.map((t) => Date.parse(t)));
+    return Math.max(0, Math.min(pollMs, soonest - Date.now()));
+  }
+
+  async function loop() {
+    if (looping) {
+      again = true;
+      return;
+    }
+    looping = true;
+    let delay = pollMs;
+    try {
+      do {
+        again = false;
+        const free = concurrency - running.size;
+        if (free <= 0 || stopped) break;
+        const jobs = await claim(free);
+        for (const job of jobs) {
+          const p = run(job).finally(() => {
+            running.delete(p);
+            if (!stopped) void loop();
+          });
+          running.add(p);
+        }
+        if (jobs.length === free) again = true;
+      } while (again && !stopped);
+      delay = await nextDueDelay();
+    } catch (err) {
+      logger.error({ err }, 'job runner pass failed');
+    } finally {
+      looping = false;
+    }
+    if (stopped) return;
+    if (running.size === 0 && delay > 0) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      waiters.forEach((w) => w());
+    }
+    schedule(delay);
+  }
+
+  function schedule(delay: number) {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void loop(), delay);
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      void loop();
+    },
+    wake() {
+      if (!stopped) void loop();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        if (!stopped) void loop();
+      });
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+
+/** A new random UUID (v4) for a row id. */
+export function newId(): string {
+  return randomUUID();
+}
+
+/** Current time as the ISO 8601 UTC string with milliseconds the API and database use. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** A time `ms` milliseconds from now, as ISO 8601. */
+export function isoIn(ms: number): string {
+  return new Date(Date.now() + ms).toISOString();
+}
+
+/** A random, URL-safe secret with a readable prefix (keys, tokens, webhook secrets). */
+export function newSecret(prefix: string, bytes = 32): string {
+  return `${prefix}${randomBytes(bytes).toString('base64url')}`;
+}
+
+/**
+ * SHA-256 hex of a high-entropy secret: what we store instead of the secret. A memory-hard
+ * hash is not needed for 256-bit random values, and a fast one keeps per-request lookups cheap.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Constant-time comparison of two strings. */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

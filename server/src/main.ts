@@ -1,0 +1,38 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+/** Starts the service: config -> database -> app -> workers. */
+export async function serve(): Promise<void> {
+  const config = loadConfig();
+  const db = openDatabase(config);
+  await migrateToLatest(db);
+  const { app, deps } = await buildApp({ config, db });
+  await app.listen({ port: config.port, host: config.host });
+  if (config.runWorkers) deps.jobs.start();
+  app.log.info(
+    { env: config.env, database: db.engine, publicUrl: config.publicUrl },
+    'Signet is running',
+  );
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isEntry) {
+  serve().catch((err) => {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+    } else {
+      console.error(err);
+    }
+    process.exit(1);
+  });
+}

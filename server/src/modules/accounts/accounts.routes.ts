@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { SESSION_COOKIE, principalOf } from '../../http/auth.js';
+import { errorResponses } from '../../http/problem-schema.js';
+import type { App, AppDeps } from '../../http/types.js';
+import { escapeHtml } from '../mail/templates/layout.js';
+import { findUserById } from './accounts.repo.js';
+import {
+  apiKeySchema,
+  createApiKeyBody,
+  loginBody,
+  signupBody,
+  userSchema,
+  verifyEmailBody,
+} from './accounts.schemas.js';
+import * as accounts from './accounts.service.js';
+
+/** Sign-up, e-mail verification, sessions and API keys. */
+export function registerAccountRoutes(app: App, deps: AppDeps) {
+  const { auth } = deps;
+  const d = { db: deps.db, publicUrl: deps.config.publicUrl, env: deps.config.env };
+  const secureCookie = deps.config.publicUrl.startsWith('https:');
+  const tags = ['accounts'];
+
+  app.post(
+    '/api/auth/signup',
+    {
+      schema: {
+        tags,
+        body: signupBody,
+        response: { 201: z.object({ user: userSchema }), ...errorResponses(409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const user = await accounts.signUp(d, request.body);
+      deps.jobs.wake();
+      return reply.code(201).send({ user: accounts.presentUser(user) });
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-email',
+    {
+      schema: {
+        tags,
+        body: verifyEmailBody,
+        response: { 200: z.object({ user: userSchema }), ...errorResponses(400, 422) },
+      },
+    },
+    async (request) => ({
+      user: accounts.presentUser(await accounts.verifyEmail(d, request.body.token)),
+    }),
+  );
+
+  // The link in the verification e-mail: opening it verifies the address.
+  app.get(
+    '/verify-email',
+    { schema: { hide: true, querystring: z.object({ token: z.string().default('') }) } },
+    async (request, reply) => {
+      let message: string;
+      try {
+        const user = await accounts.verifyEmail(d, request.query.token);
+        message = `Thank you, ${escapeHtml(user.name)}: ${escapeHtml(user.email)} is verified. You can close this page or <a href="/">open Signet</a>.`;
+        reply.code(200);
+      } catch {
+        message = 'This verification link is invalid, expired or already used.';
+        reply.code(400);
+      }
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>E-mail verification - Signet</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem"><h1>E-mail verification</h1><p>${message}</p></body></html>`,
+        );
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags,
+        body: loginBody,
+        response: { 200: z.object({ user: userSchema }), ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { user, token, maxAgeSeconds } = await accounts.logIn(d, request.body);
+      reply.setCookie(SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookie,
+        path: '/',
+        maxAge: maxAgeSeconds,
+      });
+      return { user: accounts.presentUser(user) };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { tags, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await accounts.logOut(d, token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      preHandler: auth.requireUser,
+      schema: { tags, response: { 200: z.object({ user: userSchema }), ...errorResponses(401) } },
+    },
+    async (request) => {
+      const user = await findUserById(deps.db.kysely, principalOf(request).userId);
+      if (!user) throw new Error('authenticated user vanished');
+      return { user: accounts.presentUser(user) };
+    },
+  );
+
+  app.post(
+    '/api/account/api-keys',
+    {
+      preHandler: auth.requireSession,
+      schema: {
+        tags,
+        body: createApiKeyBody,
+        response: {
+          201: z.object({ apiKey: apiKeySchema, secret: z.string() }),
+          ...errorResponses(401, 403, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await accounts.createApiKey(d, {
+        userId: principalOf(request).userId,
+        name: request.body.name,
+      });
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.get(
+    '/api/account/api-keys',
+    {
+      preHandler: auth.requireSession,
+      schema: {
+        tags,
+        response: { 200: z.object({ apiKeys: z.array(apiKeySchema) }), ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ apiKeys: await accounts.listApiKeys(d, principalOf(request).userId) }),
+  );
+
+  app.delete(
+    '/api/account/api-keys/:keyId',
+    {
+      preHandler: auth.requireSession,
+      schema: {
+        tags,
+        params: z.object({ keyId: z.uuid() }),
+        response: { 204: z.null(), ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.revokeApiKey(d, {
+        userId: principalOf(request).userId,
+        keyId: request.params.keyId,
+      });
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,147 @@
+import { hash, verify } from '@node-rs/argon2';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { hashSecret, isoIn, newId, newSecret, nowIso } from '../../lib/ids.js';
+import { queueEmail } from '../mail/mail.service.js';
+import { renderVerifyEmail } from '../mail/templates/verify-email.js';
+import * as repo from './accounts.repo.js';
+
+/** What account services need. */
+export type AccountDeps = { db: Db; publicUrl: string; env: 'sandbox' | 'production' };
+
+const SESSION_TTL_MS = 30 * 24 * 3600_000;
+const VERIFICATION_TTL_MS = 48 * 3600_000;
+// Verifying against a fixed hash when the e-mail is unknown keeps login time independent of
+// whether an account exists.
+const dummyHash = hash('signet-dummy-password');
+
+/** The public shape of a user. */
+export function presentUser(user: repo.UserRow) {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    emailVerified: user.email_verified_at !== null,
+    createdAt: user.created_at,
+  };
+}
+
+/** Creates an account and queues its verification e-mail in one transaction. */
+export async function signUp(
+  deps: AccountDeps,
+  input: { email: string; password: string; name: string },
+) {
+  const email = input.email.trim().toLowerCase();
+  const passwordHash = await hash(input.password);
+  const now = nowIso();
+  const user: repo.UserRow = {
+    id: newId(),
+    email,
+    name: input.name.trim(),
+    password_hash: passwordHash,
+    email_verified_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const token = newSecret('ev_');
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (await repo.findUserByEmail(trx, email)) {
+      throw new AppError('email_taken', 'An account with this e-mail address already exists.');
+    }
+    await repo.insertUser(trx, user);
+    await repo.insertVerification(trx, {
+      token_hash: hashSecret(token),
+      user_id: user.id,
+      expires_at: isoIn(VERIFICATION_TTL_MS),
+      created_at: now,
+    });
+    const link = `${deps.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    await queueEmail(trx, { to: email, ...renderVerifyEmail({ name: user.name, link }) });
+  });
+  return user;
+}
+
+/** Verifies the address behind a token from the verification e-mail. */
+export async function verifyEmail(deps: AccountDeps, token: string) {
+  const now = nowIso();
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const userId = await repo.consumeVerification(trx, hashSecret(token), now);
+    if (!userId) throw new AppError('invalid_token', 'This verification link is invalid or expired.');
+    await repo.markEmailVerified(trx, userId, now);
+    const user = await repo.findUserById(trx, userId);
+    if (!user) throw new AppError('invalid_token');
+    return user;
+  });
+}
+
+/** Checks a password and opens a session; returns the raw session token for the cookie. */
+export async function logIn(deps: AccountDeps, input: { email: string; password: string }) {
+  const user = await repo.findUserByEmail(deps.db.kysely, input.email.trim().toLowerCase());
+  const valid = await verify(user?.password_hash ?? (await dummyHash), input.password);
+  if (!user || !valid) throw new AppError('invalid_credentials');
+  const token = newSecret('ss_');
+  await repo.insertSession(deps.db.kysely, {
+    token_hash: hashSecret(token),
+    user_id: user.id,
+    created_at: nowIso(),
+    expires_at: isoIn(SESSION_TTL_MS),
+  });
+  return { user, token, maxAgeSeconds: SESSION_TTL_MS / 1000 };
+}
+
+/** Ends a session. */
+export async function logOut(deps: AccountDeps, token: string) {
+  await repo.deleteSession(deps.db.kysely, hashSecret(token));
+}
+
+/** Makes an API key for this environment; the secret is returned once and only hashed. */
+export async function createApiKey(deps: AccountDeps, input: { userId: string; name: string }) {
+  const secret = newSecret(deps.env === 'production' ? 'sk_live_' : 'sk_test_');
+  const row = {
+    id: newId(),
+    user_id: input.userId,
+    name: input.name,
+    key_hash: hashSecret(secret),
+    prefix: secret.slice(0, 12),
+    last_four: secret.slice(-4),
+    environment: deps.env,
+    created_at: nowIso(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await repo.insertApiKey(deps.db.kysely, row);
+  return { apiKey: presentApiKey(row), secret };
+}
+
+/** The public shape of an API key. */
+export function presentApiKey(row: {
+  id: string;
+  name: string;
+  prefix: string;
+  last_four: string;
+  environment: 'sandbox' | 'production';
+  created_at: string;
+  last_used_at: string | null;
+}) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    lastFour: row.last_four,
+    environment: row.environment,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** Lists the user's live keys. */
+export async function listApiKeys(deps: AccountDeps, userId: string) {
+  return (await repo.listApiKeys(deps.db.kysely, userId)).map(presentApiKey);
+}
+
+/** Revokes a key at once; another user's key is not found. */
+export async function revokeApiKey(deps: AccountDeps, input: { userId: string; keyId: string }) {
+  if (!(await repo.revokeApiKey(deps.db.kysely, input.userId, input.keyId, nowIso()))) {
+    throw new AppError('not_found', 'No such API key.');
+  }
+}

@@ -1,0 +1,127 @@
+import nodemailer from 'nodemailer';
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import type { EmailsTable } from '../../db/schema.js';
+import { defineJob } from '../../jobs/runner.js';
+import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
+import { newId, nowIso } from '../../lib/ids.js';
+
+/** A rendered e-mail: what every template returns. */
+export type RenderedEmail = { subject: string; html: string; text: string };
+
+/** Sends one message; null means the dev mailbox (messages stay in the database). */
+export type MailTransport = {
+  send: (message: {
+    from: string;
+    to: string;
+    subject: string;
+    html: string;
+    text: string;
+  }) => Promise<{ messageId: string }>;
+  close: () => void;
+} | null;
+
+/** SMTP through nodemailer when SMTP_URL is set, else the dev mailbox. */
+export function createMailTransport(smtpUrl: string | null): MailTransport {
+  if (!smtpUrl) return null;
+  const url = new URL(smtpUrl);
+  // Short timeouts: a hung SMTP server must fail a delivery, not stall send-for-signing.
+  for (const [k, v] of Object.entries({
+    connectionTimeout: '10000',
+    greetingTimeout: '10000',
+    socketTimeout: '20000',
+  })) {
+    if (!url.searchParams.has(k)) url.searchParams.set(k, v);
+  }
+  const transporter = nodemailer.createTransport(url.toString());
+  return {
+    send: async (message) => {
+      const info = await transporter.sendMail(message);
+      return { messageId: info.messageId };
+    },
+    close: () => transporter.close(),
+  };
+}
+
+/** Writes an e-mail to the outbox and enqueues its delivery, inside the caller's transaction. */
+export async function queueEmail(
+  trx: DbOrTrx,
+  email: RenderedEmail & { to: string; tenantId?: string | null },
+): Promise<string> {
+  const id = newId();
+  await trx
+    .insertInto('emails')
+    .values({
+      id,
+      tenant_id: email.tenantId ?? null,
+      to_address: email.to,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      status: 'queued',
+      error: null,
+      message_id: null,
+      created_at: nowIso(),
+      sent_at: null,
+    })
+    .execute();
+  await enqueueJob(trx, { kind: 'mail.send', payload: { emailId: id }, maxAttempts: 8 });
+  return id;
+}
+
+/** Delivers one outbox row once; a row already sent or stored is left alone. */
+export async function deliverEmail(
+  deps: { db: Db; transport: MailTransport; mailFrom: string },
+  emailId: string,
+): Promise<EmailsTable> {
+  const { db, transport } = deps;
+  const email = await db.kysely
+    .selectFrom('emails')
+    .selectAll()
+    .where('id', '=', emailId)
+    .executeTakeFirstOrThrow();
+  if (email.status === 'sent' || email.status === 'stored') return email;
+  if (!transport) {
+    return db.kysely
+      .updateTable('emails')
+      .set({ status: 'stored', sent_at: nowIso(), error: null })
+      .where('id', '=', emailId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  try {
+    const { messageId } = await transport.send({
+      from: deps.mailFrom,
+      to: email.to_address,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+    });
+    return await db.kysely
+      .updateTable('emails')
+      .set({ status: 'sent', sent_at: nowIso(), message_id: messageId, error: null })
+      .where('id', '=', emailId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await db.kysely
+      .updateTable('emails')
+      .set({ status: 'failed', error: message.slice(0, 1000) })
+      .where('id', '=', emailId)
+      .execute();
+    throw err;
+  }
+}
+
+/** The durable job that delivers an outbox row, retried with backoff while SMTP refuses. */
+export function mailSendJob(deps: { db: Db; transport: MailTransport; mailFrom: string }) {
+  return defineJob({
+    kind: 'mail.send',
+    payload: z.object({ emailId: z.string() }),
+    backoffMs: (attempt) => Math.min(30_000 * 2 ** (attempt - 1), 30 * 60_000),
+    handle: async ({ emailId }) => {
+      await deliverEmail(deps, emailId);
+    },
+  });
+}

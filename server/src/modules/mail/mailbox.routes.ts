@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { AppError } from '../../http/errors.js';
+import type { App, AppDeps } from '../../http/types.js';
+import { escapeHtml } from './templates/layout.js';
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left}.banner{background:#fef3c7;padding:.5rem 1rem;border-radius:6px}</style></head><body><p class="banner" role="status">Sandbox: e-mails are stored here instead of being sent.</p>${body}</body></html>`;
+
+/** The sandbox's dev mailbox: every e-mail the service would have sent. Never in production. */
+export function registerMailboxRoutes(app: App, deps: AppDeps) {
+  const emailJson = z.object({
+    id: z.string(),
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    status: z.string(),
+    createdAt: z.string(),
+  });
+
+  app.get(
+    '/dev/mailbox',
+    {
+      schema: {
+        tags: ['sandbox'],
+        description: 'Stored e-mails, newest first (HTML, or JSON with Accept: application/json).',
+        querystring: z.object({ to: z.string().optional() }),
+        response: { 200: z.union([z.object({ emails: z.array(emailJson) }), z.string()]) },
+      },
+    },
+    async (request, reply) => {
+      let query = deps.db.kysely.selectFrom('emails').selectAll().orderBy('created_at', 'desc');
+      if (request.query.to) query = query.where('to_address', '=', request.query.to.toLowerCase());
+      const emails = await query.limit(200).execute();
+      if (request.headers.accept?.includes('application/json')) {
+        return {
+          emails: emails.map((e) => ({
+            id: e.id,
+            to: e.to_address,
+            subject: e.subject,
+            text: e.text,
+            html: e.html,
+            status: e.status,
+            createdAt: e.created_at,
+          })),
+        };
+      }
+      const rows = emails
+        .map(
+          (e) =>
+            `<tr><td>${escapeHtml(e.created_at)}</td><td>${escapeHtml(e.to_address)}</td><td><a href="/dev/mailbox/${e.id}">${escapeHtml(e.subject)}</a></td></tr>`,
+        )
+        .join('');
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            'Dev mailbox - Signet',
+            `<h1>Dev mailbox</h1><table><thead><tr><th>Time</th><th>To</th><th>Subject</th></tr></thead><tbody>${rows || '<tr><td colspan="3">No e-mails yet.</td></tr>'}</tbody></table>`,
+          ),
+        );
+    },
+  );
+
+  app.get(
+    '/dev/mailbox/:emailId',
+    { schema: { tags: ['sandbox'], params: z.object({ emailId: z.string() }) } },
+    async (request, reply) => {
+      const e = await deps.db.kysely
+        .selectFrom('emails')
+        .selectAll()
+        .where('id', '=', request.params.emailId)
+        .executeTakeFirst();
+      if (!e) throw new AppError('not_found', 'No such e-mail.');
+      // The stored HTML is our own template output; it is shown sandboxed, not inlined.
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            `${e.subject} - Dev mailbox`,
+            `<p><a href="/dev/mailbox">All e-mails</a></p><h1>${escapeHtml(e.subject)}</h1><p>To: ${escapeHtml(e.to_address)}</p><iframe title="E-mail body" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" style="width:100%;height:32rem;border:1px solid #ddd" srcdoc="${escapeHtml(e.html)}"></iframe><h2>Text version</h2><pre style="white-space:pre-wrap">${escapeHtml(e.text)}</pre>`,
+          ),
+        );
+    },
+  );
+}

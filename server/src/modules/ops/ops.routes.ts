@@ -1,0 +1,50 @@
+import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { z } from 'zod';
+import { pingDatabase } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import type { App, AppDeps } from '../../http/types.js';
+
+/** Liveness, readiness and Prometheus metrics. */
+export function registerOpsRoutes(app: App, deps: AppDeps) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'signet_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'signet_http_request_duration_seconds',
+    help: 'HTTP request duration by route',
+    labelNames: ['method', 'route'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: reply.statusCode });
+    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  const tags = ['operations'];
+  app.get(
+    '/healthz',
+    { schema: { tags, response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/readyz',
+    { schema: { tags, response: { 200: z.object({ status: z.literal('ready') }) } } },
+    async () => {
+      if (!(await pingDatabase(deps.db))) {
+        throw new AppError('service_unavailable', 'The database is unreachable.');
+      }
+      return { status: 'ready' as const };
+    },
+  );
+  app.get('/metrics', { schema: { tags } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}

@@ -1,0 +1,137 @@
+import { sql, type Selectable } from 'kysely';
+import type { MembershipsTable, TenantsTable } from '../../db/schema.js';
+import type { DbOrTrx } from '../../jobs/queue.js';
+import { newId, nowIso } from '../../lib/ids.js';
+
+/** A tenant row. */
+export type TenantRow = Selectable<TenantsTable>;
+/** A membership row. */
+export type MembershipRow = Selectable<MembershipsTable>;
+
+/** Inserts a tenant. */
+export async function insertTenant(db: DbOrTrx, row: TenantRow) {
+  await db.insertInto('tenants').values(row).execute();
+}
+
+/** Inserts a membership. */
+export async function insertMembership(db: DbOrTrx, row: MembershipRow) {
+  await db.insertInto('memberships').values(row).execute();
+}
+
+/** The tenants a user belongs to, with the user's role, oldest first. */
+export function listTenantsOfUser(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('tenants', 'tenants.id', 'memberships.tenant_id')
+    .select(['tenants.id', 'tenants.name', 'tenants.created_at', 'memberships.role'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('tenants.created_at')
+    .orderBy('tenants.id')
+    .execute();
+}
+
+/** One membership, or undefined. */
+export function findMembership(db: DbOrTrx, tenantId: string, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Members of a tenant with their names and e-mails. */
+export function listMembers(db: DbOrTrx, tenantId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select([
+      'memberships.user_id',
+      'memberships.role',
+      'memberships.created_at',
+      'users.email',
+      'users.name',
+    ])
+    .where('memberships.tenant_id', '=', tenantId)
+    .orderBy('memberships.created_at')
+    .execute();
+}
+
+/** Changes a member's role. */
+export async function updateMemberRole(
+  db: DbOrTrx,
+  tenantId: string,
+  userId: string,
+  role: MembershipRow['role'],
+) {
+  await db
+    .updateTable('memberships')
+    .set({ role })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Removes a member. */
+export async function deleteMembership(db: DbOrTrx, tenantId: string, userId: string) {
+  await db
+    .deleteFrom('memberships')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** How many owners a tenant has. */
+export async function countOwners(db: DbOrTrx, tenantId: string) {
+  const row = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A tenant by id. */
+export function findTenant(db: DbOrTrx, tenantId: string) {
+  return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
+}
+
+/** Updates tenant settings columns. */
+export async function updateTenant(
+  db: DbOrTrx,
+  tenantId: string,
+  patch: Partial<Omit<TenantRow, 'id' | 'created_at'>>,
+) {
+  await db.updateTable('tenants').set(patch).where('id', '=', tenantId).execute();
+}
+
+/**
+ * Adds `delta` credits (negative to consume) and writes the ledger, atomically. Consumption
+ * only succeeds when the balance covers it; returns the new balance or null when it did not.
+ */
+export async function changeCredits(
+  db: DbOrTrx,
+  entry: { tenantId: string; delta: number; reason: string; reference?: string | null },
+): Promise<number | null> {
+  const now = nowIso();
+  let query = db
+    .updateTable('tenants')
+    .set({ credit_balance: sql`credit_balance + ${entry.delta}`, updated_at: now })
+    .where('id', '=', entry.tenantId);
+  if (entry.delta < 0) query = query.where('credit_balance', '>=', -entry.delta);
+  const row = await query.returning('credit_balance').executeTakeFirst();
+  if (!row) return null;
+  await db
+    .insertInto('credit_ledger')
+    .values({
+      id: newId(),
+      tenant_id: entry.tenantId,
+      delta: entry.delta,
+      reason: entry.reason,
+      reference: entry.reference ?? null,
+      created_at: now,
+    })
+    .execute();
+  return row.credit_balance;
+}

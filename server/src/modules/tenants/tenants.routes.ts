@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { principalOf } from '../../http/auth.js';
+import { errorResponses } from '../../http/problem-schema.js';
+import type { App, AppDeps } from '../../http/types.js';
+import {
+  addMemberBody,
+  createTenantBody,
+  memberParams,
+  memberSchema,
+  membershipSchema,
+  patchSettingsBody,
+  settingsSchema,
+  tenantParams,
+  tenantSchema,
+  updateMemberBody,
+} from './tenants.schemas.js';
+import * as tenants from './tenants.service.js';
+
+/** Tenants, memberships, settings and credits. */
+export function registerTenantRoutes(app: App, deps: AppDeps) {
+  const preHandler = deps.auth.requireUser;
+  const d = { db: deps.db, env: deps.config.env };
+  const tags = ['tenants'];
+
+  app.post(
+    '/api/tenants',
+    {
+      preHandler,
+      schema: {
+        tags,
+        body: createTenantBody,
+        response: { 201: z.object({ tenant: tenantSchema }), ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const tenant = await tenants.createTenant(d, {
+        userId: principalOf(request).userId,
+        name: request.body.name,
+      });
+      return reply.code(201).send({ tenant });
+    },
+  );
+
+  app.get(
+    '/api/tenants',
+    {
+      preHandler,
+      schema: {
+        tags,
+        response: { 200: z.object({ tenants: z.array(tenantSchema) }), ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ tenants: await tenants.listTenants(d, principalOf(request).userId) }),
+  );
+
+  app.get(
+    '/api/tenants/:tenantId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        description: "The caller's membership and role in the tenant (not tenant details).",
+        params: tenantParams,
+        response: { 200: z.object({ membership: membershipSchema }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      membership: await tenants.getMembership(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+      }),
+    }),
+  );
+
+  app.get(
+    '/api/tenants/:tenantId/members',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: tenantParams,
+        response: { 200: z.object({ members: z.array(memberSchema) }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      members: await tenants.listMembers(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/tenants/:tenantId/members',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: tenantParams,
+        body: addMemberBody,
+        response: {
+          201: z.object({ member: memberSchema }),
+          ...errorResponses(401, 403, 404, 409, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const member = await tenants.addMember(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+        ...request.body,
+      });
+      return reply.code(201).send({ member });
+    },
+  );
+
+  app.patch(
+    '/api/tenants/:tenantId/members/:userId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: memberParams,
+        body: updateMemberBody,
+        response: {
+          200: z.object({ member: memberSchema }),
+          ...errorResponses(401, 403, 404, 409, 422),
+        },
+      },
+    },
+    async (request) => ({
+      member: await tenants.changeMemberRole(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+        memberId: request.params.userId,
+        role: request.body.role,
+      }),
+    }),
+  );
+
+  app.delete(
+    '/api/tenants/:tenantId/members/:userId',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: memberParams,
+        response: { 204: z.null(), ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await tenants.removeMember(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+        memberId: request.params.userId,
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/tenants/:tenantId/settings',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: tenantParams,
+        response: { 200: z.object({ settings: settingsSchema }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => ({
+      settings: await tenants.getSettings(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+      }),
+    }),
+  );
+
+  app.patch(
+    '/api/tenants/:tenantId/settings',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: tenantParams,
+        body: patchSettingsBody,
+        response: {
+          200: z.object({ settings: settingsSchema }),
+          ...errorResponses(401, 403, 404, 422),
+        },
+      },
+    },
+    async (request) => ({
+      settings: await tenants.updateSettings(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+        patch: request.body,
+      }),
+    }),
+  );
+
+  app.get(
+    '/api/tenants/:tenantId/credits',
+    {
+      preHandler,
+      schema: {
+        tags,
+        params: tenantParams,
+        response: { 200: z.object({ balance: z.number().int() }), ...errorResponses(401, 404) },
+      },
+    },
+    async (request) =>
+      tenants.getCredits(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+      }),
+  );
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const roleSchema = z.enum(['owner', 'admin', 'member']);
+
+/** The languages invitation e-mails are written in. */
+export const emailLanguages = ['en', 'de', 'fr', 'es', 'nl'] as const;
+
+export const tenantSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  role: roleSchema,
+  createdAt: z.string(),
+});
+
+export const membershipSchema = z.object({
+  tenantId: z.uuid(),
+  userId: z.uuid(),
+  role: roleSchema,
+  createdAt: z.string(),
+});
+
+export const memberSchema = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  createdAt: z.string(),
+});
+
+export const settingsSchema = z.object({
+  emailLanguage: z.enum(emailLanguages),
+  invitationEmails: z.boolean(),
+  signeeEvents: z.boolean(),
+  reminderCooldownMinutes: z.number().int().min(0).max(10080),
+});
+
+export const tenantParams = z.object({ tenantId: z.uuid() });
+export const memberParams = z.object({ tenantId: z.uuid(), userId: z.uuid() });
+export const createTenantBody = z.object({ name: z.string().trim().min(1).max(200) });
+export const addMemberBody = z.object({ email: z.email(), role: roleSchema });
+export const updateMemberBody = z.object({ role: roleSchema });
+export const patchSettingsBody = settingsSchema
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'at least one setting is required');

@@ -1,0 +1,230 @@
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { assertCan, type Action, type Role } from '../../http/policy.js';
+import type { DbOrTrx } from '../../jobs/queue.js';
+import { newId, nowIso } from '../../lib/ids.js';
+import { findUserByEmail } from '../accounts/accounts.repo.js';
+import * as repo from './tenants.repo.js';
+
+/** What tenant services need. */
+export type TenantDeps = { db: Db; env: 'sandbox' | 'production' };
+
+/** Credits a new tenant starts with: generous in the sandbox, none in production. */
+export const STARTING_CREDITS = { sandbox: 1000, production: 0 } as const;
+
+/**
+ * The caller's membership when it allows `action`. Not a member: 404 (no existence leaks
+ * across tenants); a member without the right: 403.
+ */
+export async function requireMembership(
+  db: DbOrTrx,
+  input: { tenantId: string; userId: string; action: Action },
+) {
+  const membership = await repo.findMembership(db, input.tenantId, input.userId);
+  if (!membership) throw new AppError('not_found', 'No such tenant.');
+  assertCan(membership.role, input.action);
+  return membership;
+}
+
+/** Creates a tenant with the caller as owner and its starting credits. */
+export async function createTenant(deps: TenantDeps, input: { userId: string; name: string }) {
+  const now = nowIso();
+  const tenant: repo.TenantRow = {
+    id: newId(),
+    name: input.name,
+    email_language: 'en',
+    invitation_emails: 1,
+    signee_events: 0,
+    reminder_cooldown_minutes: 60,
+    credit_balance: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await repo.insertTenant(trx, tenant);
+    await repo.insertMembership(trx, {
+      tenant_id: tenant.id,
+      user_id: input.userId,
+      role: 'owner',
+      created_at: now,
+    });
+    const starting = STARTING_CREDITS[deps.env];
+    if (starting > 0) {
+      await repo.changeCredits(trx, { tenantId: tenant.id, delta: starting, reason: 'starting' });
+    }
+  });
+  return { id: tenant.id, name: tenant.name, role: 'owner' as Role, createdAt: now };
+}
+
+/** The tenants the user can use. */
+export async function listTenants(deps: TenantDeps, userId: string) {
+  const rows = await repo.listTenantsOfUser(deps.db.kysely, userId);
+  return rows.map((r) => ({ id: r.id, name: r.name, role: r.role, createdAt: r.created_at }));
+}
+
+/** The caller's membership record in a tenant. */
+export async function getMembership(deps: TenantDeps, input: { tenantId: string; userId: string }) {
+  const m = await requireMembership(deps.db.kysely, { ...input, action: 'tenant.read' });
+  return { tenantId: m.tenant_id, userId: m.user_id, role: m.role, createdAt: m.created_at };
+}
+
+function presentMember(m: {
+  user_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  created_at: string;
+}) {
+  return { userId: m.user_id, email: m.email, name: m.name, role: m.role, createdAt: m.created_at };
+}
+
+/** Members of a tenant (any member may see who else is in it). */
+export async function listMembers(deps: TenantDeps, input: { tenantId: string; userId: string }) {
+  await requireMembership(deps.db.kysely, { ...input, action: 'tenant.read' });
+  return (await repo.listMembers(deps.db.kysely, input.tenantId)).map(presentMember);
+}
+
+// Only an owner may hand out or take away ownership; admins manage admins and members.
+function assertMayAssign(actor: Role, role: Role) {
+  if (role === 'owner' && actor !== 'owner') {
+    throw new AppError('forbidden', 'Only an owner can grant or change the owner role.');
+  }
+}
+
+/** Adds an existing account to the tenant with a role. */
+export async function addMember(
+  deps: TenantDeps,
+  input: { tenantId: string; userId: string; email: string; role: Role },
+) {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
+    assertMayAssign(actor.role, input.role);
+    const user = await findUserByEmail(trx, input.email.trim().toLowerCase());
+    if (!user) {
+      throw new AppError('validation_failed', 'No account uses this e-mail address.', {
+        errors: [{ path: 'body.email', message: 'no account with this e-mail; ask them to sign up' }],
+      });
+    }
+    if (await repo.findMembership(trx, input.tenantId, user.id)) {
+      throw new AppError('conflict', 'This user is already a member.');
+    }
+    const createdAt = nowIso();
+    await repo.insertMembership(trx, {
+      tenant_id: input.tenantId,
+      user_id: user.id,
+      role: input.role,
+      created_at: createdAt,
+    });
+    return presentMember({ ...user, user_id: user.id, role: input.role, created_at: createdAt });
+  });
+}
+
+/** Changes a member's role, keeping at least one owner. */
+export async function changeMemberRole(
+  deps: TenantDeps,
+  input: { tenantId: string; userId: string; memberId: string; role: Role },
+) {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
+    const target = await repo.findMembership(trx, input.tenantId, input.memberId);
+    if (!target) throw new AppError('not_found', 'No such member.');
+    assertMayAssign(actor.role, input.role);
+    assertMayAssign(actor.role, target.role);
+    if (target.role === 'owner' && input.role !== 'owner') {
+      if ((await repo.countOwners(trx, input.tenantId)) <= 1) {
+        throw new AppError('conflict', 'A tenant keeps at least one owner.');
+      }
+    }
+    await repo.updateMemberRole(trx, input.tenantId, input.memberId, input.role);
+    const members = await repo.listMembers(trx, input.tenantId);
+    return presentMember(members.find((m) => m.user_id === input.memberId)!);
+  });
+}
+
+/** Removes a member, keeping at least one owner. */
+export async function removeMember(
+  deps: TenantDeps,
+  input: { tenantId: string; userId: string; memberId: string },
+) {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
+    const target = await repo.findMembership(trx, input.tenantId, input.memberId);
+    if (!target) throw new AppError('not_found', 'No such member.');
+    assertMayAssign(actor.role, target.role);
+    if (target.role === 'owner' && (await repo.countOwners(trx, input.tenantId)) <= 1) {
+      throw new AppError('conflict', 'A tenant keeps at least one owner.');
+    }
+    await repo.deleteMembership(trx, input.tenantId, input.memberId);
+  });
+}
+
+/** Tenant settings in API form. */
+export type TenantSettings = {
+  emailLanguage: 'en' | 'de' | 'fr' | 'es' | 'nl';
+  invitationEmails: boolean;
+  signeeEvents: boolean;
+  reminderCooldownMinutes: number;
+};
+
+/** A tenant row's settings in API form. */
+export function presentSettings(t: repo.TenantRow): TenantSettings {
+  return {
+    emailLanguage: t.email_language as TenantSettings['emailLanguage'],
+    invitationEmails: t.invitation_emails === 1,
+    signeeEvents: t.signee_events === 1,
+    reminderCooldownMinutes: t.reminder_cooldown_minutes,
+  };
+}
+
+/** Reads settings (any member). */
+export async function getSettings(deps: TenantDeps, input: { tenantId: string; userId: string }) {
+  await requireMembership(deps.db.kysely, { ...input, action: 'tenant.read' });
+  const tenant = await repo.findTenant(deps.db.kysely, input.tenantId);
+  if (!tenant) throw new AppError('not_found', 'No such tenant.');
+  return presentSettings(tenant);
+}
+
+/** Changes settings (owner or admin). */
+export async function updateSettings(
+  deps: TenantDeps,
+  input: { tenantId: string; userId: string; patch: Partial<TenantSettings> },
+) {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, { ...input, action: 'settings.manage' });
+    const p = input.patch;
+    await repo.updateTenant(trx, input.tenantId, {
+      ...(p.emailLanguage !== undefined && { email_language: p.emailLanguage }),
+      ...(p.invitationEmails !== undefined && { invitation_emails: p.invitationEmails ? 1 : 0 }),
+      ...(p.signeeEvents !== undefined && { signee_events: p.signeeEvents ? 1 : 0 }),
+      ...(p.reminderCooldownMinutes !== undefined && {
+        reminder_cooldown_minutes: p.reminderCooldownMinutes,
+      }),
+      updated_at: nowIso(),
+    });
+    const tenant = await repo.findTenant(trx, input.tenantId);
+    return presentSettings(tenant!);
+  });
+}
+
+/** The tenant's credit balance (any member). */
+export async function getCredits(deps: TenantDeps, input: { tenantId: string; userId: string }) {
+  await requireMembership(deps.db.kysely, { ...input, action: 'tenant.read' });
+  const tenant = await repo.findTenant(deps.db.kysely, input.tenantId);
+  return { balance: tenant!.credit_balance };
+}
+
+/** Operator grant (CLI): adds credits to a tenant; returns the new balance. */
+export async function grantCredits(db: Db, input: { tenantId: string; amount: number }) {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) {
+    throw new AppError('validation_failed', 'The amount must be a positive whole number.');
+  }
+  return db.kysely.transaction().execute(async (trx) => {
+    const balance = await repo.changeCredits(trx, {
+      tenantId: input.tenantId,
+      delta: input.amount,
+      reason: 'grant',
+    });
+    if (balance === null) throw new AppError('not_found', `No tenant ${input.tenantId}.`);
+    return balance;
+  });
+}
