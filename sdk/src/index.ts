@@ -1,0 +1,40 @@
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  WEBHOOK_EVENT_TYPES,
+  isSignatureFailure,
+  signWebhookPayload,
+  verifyWebhook,
+  type DocumentStatusChangedEvent,
+  type SigneeStatusChangedEvent,
+  type VerifyWebhookOptions,
+  type VerifyWebhookResult,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookPayloadFailure,
+  type WebhookRawBody,
+  type WebhookSignatureFailure,
+  type WebhookVerifyFailure,
+} from './verify-webhook.js';
+export {
+  createMemoryEventStore,
+  type MemoryEventStoreOptions,
+  type WebhookEventStore,
+} from './event-store.js';
+export {
+  handleWebhook,
+  type HandleWebhookOptions,
+  type WebhookDeliveryContext,
+  type WebhookErrorCode,
+  type WebhookHandlerResult,
+  type WebhookHeaders,
+  type WebhookReceiverOptions,
+  type WebhookResponseBody,
+} from './receiver.js';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  createExpressWebhookHandler,
+  createNodeWebhookHandler,
+  type ExpressLikeRequest,
+  type NodeWebhookHandlerOptions,
+} from './node-adapter.js';
+export { fastifyWebhookPlugin, type FastifyWebhookPluginOptions } from './fastify-adapter.js';
