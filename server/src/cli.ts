@@ -1,0 +1,65 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { AppError } from './http/errors.js';
+import { serve } from './main.js';
+import { grantCredits } from './modules/tenants/tenants.service.js';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n <= 0) {
+    throw new InvalidArgumentError('must be a positive whole number');
+  }
+  return n;
+}
+
+const program = new Command()
+  .name('signet')
+  .description('Signet e-signing service: server and operator commands')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('serve the API, pages and background workers')
+  .action(() => serve());
+
+program
+  .command('migrate')
+  .description('bring the database schema up to date')
+  .action(async () => {
+    const db = openDatabase(loadConfig());
+    try {
+      const applied = await migrateToLatest(db);
+      console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
+    } finally {
+      await db.close();
+    }
+  });
+
+program
+  .command('credits')
+  .description('manage signature credits')
+  .command('grant')
+  .description('add signature credits to a tenant')
+  .argument('<tenantId>', 'tenant id')
+  .argument('<amount>', 'credits to add', positiveInt)
+  .action(async (tenantId: string, amount: number) => {
+    const db = openDatabase(loadConfig());
+    try {
+      await migrateToLatest(db);
+      const balance = await grantCredits(db, { tenantId, amount });
+      console.log(`Granted ${amount} credits to ${tenantId}; balance ${balance}.`);
+    } finally {
+      await db.close();
+    }
+  });
+
+program.parseAsync().catch((err) => {
+  if (err instanceof ConfigError || err instanceof AppError) {
+    console.error(`signet: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

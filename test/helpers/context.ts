@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../server/src/app.js';
+import { loadConfig, type Config } from '../../server/src/config.js';
+import { openDatabase, type Db } from '../../server/src/db/database.js';
+import { migrateToLatest } from '../../server/src/db/migrate.js';
+import type { App, AppDeps } from '../../server/src/http/types.js';
+
+/** The two engines every HTTP test runs on. */
+export const ENGINES = ['sqlite', 'postgres'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+/** A running service on a fresh, migrated database. */
+export type TestContext = {
+  app: App;
+  deps: AppDeps;
+  db: Db;
+  config: Config;
+  /** The base URL when started with listen: true. */
+  baseUrl: string;
+  close: () => Promise<void>;
+};
+
+let counter = 0;
+
+/** A new empty PostgreSQL database on the test server; returns its URL and a drop function. */
+export async function createPostgresDatabase() {
+  const adminUrl = inject('postgresUrl');
+  const name = `signet_test_${process.pid}_${Date.now()}_${counter++}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Builds the service on the given engine with env overrides; listen: true binds a real port. */
+export async function createTestContext(
+  engine: EngineName,
+  options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {},
+): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-test-'));
+  const database = engine === 'postgres' ? await createPostgresDatabase() : null;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
+  const db = openDatabase(config);
+  await migrateToLatest(db);
+  const { app, deps } = await buildApp({ config, db, logger: false });
+  let baseUrl = config.publicUrl;
+  if (options.listen) {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address() as { port: number };
+    baseUrl = `http://127.0.0.1:${address.port}`;
+  } else {
+    await app.ready();
+  }
+  if (options.workers !== false) deps.jobs.start();
+  return {
+    app,
+    deps,
+    db,
+    config,
+    baseUrl,
+    close: async () => {
+      await app.close();
+      await db.close();
+      await database?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

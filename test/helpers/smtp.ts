@@ -1,0 +1,58 @@
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/** A real SMTP listener on loopback that parses every message it accepts. */
+export type SmtpSink = {
+  url: string;
+  messages: ParsedMail[];
+  /** Makes the server refuse recipients matching the pattern (a transport failure). */
+  rejectRecipients: (pattern: RegExp | null) => void;
+  waitFor: (predicate: (m: ParsedMail) => boolean, timeoutMs?: number) => Promise<ParsedMail>;
+  close: () => Promise<void>;
+};
+
+/** Starts an SMTP sink on a free loopback port. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ParsedMail[] = [];
+  let reject: RegExp | null = null;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (reject?.test(address.address)) {
+        const err = new Error('Mailbox unavailable') as Error & { responseCode: number };
+        err.responseCode = 550;
+        return callback(err);
+      }
+      callback();
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          messages.push(parsed);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    rejectRecipients: (pattern) => {
+      reject = pattern;
+    },
+    waitFor: async (predicate, timeoutMs = 10_000) => {
+      const end = Date.now() + timeoutMs;
+      while (Date.now() < end) {
+        const found = messages.find(predicate);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('no matching e-mail arrived');
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
