@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { execFile } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.js';
 import { ConfigError, loadConfig } from '../../server/src/config.js';
@@ -31,7 +32,7 @@ describe.each(ENGINES)('platform on %s', (engine) => {
   });
 
   it('answers every error as problem+json with a request id', async () => {
-    const checks: Array<[Parameters<TestContext['app']['inject']>[0], number, string]> = [
+    const checks: Array<[InjectOptions, number, string]> = [
       [{ method: 'GET', url: '/no/such/route' }, 404, 'not_found'],
       [
         {

@@ -242,7 +242,10 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
 
     const bad = await run('node', ['bin/signet.mjs', 'credits', 'grant', randomUUID(), '5'], {
       env,
-    }).catch((err: { code: number; stderr: string }) => err);
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('No tenant');
   });

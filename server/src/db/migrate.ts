@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
 import * as m0001 from './migrations/0001-foundation.js';
+import * as m0002 from './migrations/0002-documents.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-documents': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -106,4 +106,93 @@ export type Database = {
   credit_ledger: CreditLedgerTable;
   emails: EmailsTable;
   jobs: JobsTable;
+  documents: DocumentsTable;
+  signees: SigneesTable;
+  events: EventsTable;
+  audit_entries: AuditEntriesTable;
+  idempotency_keys: IdempotencyKeysTable;
+};
+
+export type DocumentsTable = {
+  id: string;
+  tenant_id: string;
+  folder_id: string | null;
+  name: string;
+  status: 'draft' | 'in_process' | 'pending_seal' | 'signed' | 'declined' | 'cancelled';
+  pinned: string | null;
+  source: string;
+  user_id: string;
+  signing_method: string;
+  signing_message: string | null;
+  signing_order_enabled: number | null;
+  signing_groups_enabled: number;
+  reminder_cooldown_until: string | null;
+  email_language: string;
+  file: string;
+  original_file: string;
+  content_type: string;
+  size_bytes: number;
+  original_sha256: string;
+  hash: string | null;
+  sealed_file: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SigneesTable = {
+  id: string;
+  document_id: string;
+  tenant_id: string;
+  email: string;
+  name: string;
+  status: 'pending' | 'signed' | 'declined';
+  user_id: string;
+  signing_order: number | null;
+  signing_group_id: string | null;
+  signed_at: string | null;
+  position: number;
+  token_hash: string | null;
+  invited_at: string | null;
+  declined_at: string | null;
+  decline_reason: string | null;
+  signature_file: string | null;
+  signature_typed: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type EventsTable = {
+  id: string;
+  tenant_id: string;
+  type: 'document.status_changed' | 'signee.status_changed';
+  document_id: string;
+  signee_id: string | null;
+  old_status: string;
+  new_status: string;
+  occurred_at: string;
+  /** The exact envelope JSON delivered to receivers (same bytes on every attempt). */
+  payload: string;
+};
+
+export type AuditEntriesTable = {
+  id: string;
+  document_id: string;
+  tenant_id: string;
+  action: string;
+  actor: string;
+  signee_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  details: string | null;
+  created_at: string;
+};
+
+export type IdempotencyKeysTable = {
+  scope: string;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
 };
