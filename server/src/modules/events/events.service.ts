@@ -1,0 +1,67 @@
+import type { Selectable } from 'kysely';
+import type { EventsTable } from '../../db/schema.js';
+import type { DbOrTrx } from '../../jobs/queue.js';
+import { newId, nowIso } from '../../lib/ids.js';
+
+/** A recorded status-change event row. */
+export type EventRow = Selectable<EventsTable>;
+
+/** The webhook event envelope, exactly as the specification defines it. */
+export type EventEnvelope = {
+  id: string;
+  type: EventsTable['type'];
+  occurredAt: string;
+  tenantId: string;
+  data: {
+    documentId: string;
+    signeeId?: string;
+    oldStatus: string;
+    newStatus: string;
+    changedAt: string;
+  };
+};
+
+/**
+ * Records a document or signee status change. Call it inside the transaction that makes the
+ * change: the event exists exactly when the change does, and its payload bytes are fixed here.
+ */
+export async function recordStatusChange(
+  trx: DbOrTrx,
+  change: {
+    tenantId: string;
+    documentId: string;
+    signeeId?: string;
+    oldStatus: string;
+    newStatus: string;
+    changedAt?: string;
+  },
+): Promise<EventRow> {
+  const changedAt = change.changedAt ?? nowIso();
+  const type = change.signeeId ? 'signee.status_changed' : 'document.status_changed';
+  const envelope: EventEnvelope = {
+    id: newId(),
+    type,
+    occurredAt: changedAt,
+    tenantId: change.tenantId,
+    data: {
+      documentId: change.documentId,
+      ...(change.signeeId ? { signeeId: change.signeeId } : {}),
+      oldStatus: change.oldStatus,
+      newStatus: change.newStatus,
+      changedAt,
+    },
+  };
+  const row: EventRow = {
+    id: envelope.id,
+    tenant_id: change.tenantId,
+    type,
+    document_id: change.documentId,
+    signee_id: change.signeeId ?? null,
+    old_status: change.oldStatus,
+    new_status: change.newStatus,
+    occurred_at: changedAt,
+    payload: JSON.stringify(envelope),
+  };
+  await trx.insertInto('events').values(row).execute();
+  return row;
+}
