@@ -22,6 +22,10 @@ import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js
 import { registerMailboxRoutes } from './modules/mail/mailbox.routes.js';
 import { registerOpsRoutes } from './modules/ops/ops.routes.js';
 import { registerTenantRoutes } from './modules/tenants/tenants.routes.js';
+import { registerEventRoutes } from './modules/events/events.routes.js';
+import { webhookAttemptJob } from './modules/webhooks/webhook-attempt-job.js';
+import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
+import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 
 /** Builds the whole service on a migrated database: plugins, error handling, routes, jobs. */
 export async function buildApp(options: {
@@ -78,8 +82,13 @@ export async function buildApp(options: {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const mailTransport = createMailTransport(config.smtpUrl);
+  const webhookSender = createWebhookSender({
+    allowPrivate: config.webhookAllowPrivateUrls,
+    timeoutMs: config.webhookTimeoutMs,
+  });
   const definitions: JobDefinition[] = [
     mailSendJob({ db, transport: mailTransport, mailFrom: config.mailFrom }),
+    webhookAttemptJob({ db, config, sender: webhookSender, logger: app.log }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({
@@ -96,11 +105,14 @@ export async function buildApp(options: {
   registerOpsRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerTenantRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
+  registerEventRoutes(app, deps);
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 
   app.addHook('onClose', async () => {
     await jobs.stop();
     mailTransport?.close();
+    webhookSender.close();
   });
   return { app, deps };
 }

@@ -2,11 +2,13 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.js';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-documents.js';
+import * as m0003webhooks from './migrations/0003-webhooks.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-documents': m0002,
+  '0003-webhooks': m0003webhooks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

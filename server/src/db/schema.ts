@@ -111,6 +111,9 @@ export type Database = {
   events: EventsTable;
   audit_entries: AuditEntriesTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 };
 
 export type DocumentsTable = {
@@ -195,4 +198,38 @@ export type IdempotencyKeysTable = {
   response_body: string | null;
   created_at: string;
   expires_at: string;
+};
+
+export type WebhooksTable = {
+  id: string;
+  tenant_id: string;
+  url: string;
+  active: number;
+  /** AES-256-GCM ciphertext of the signing secret (see modules/webhooks/webhook-secret.ts). */
+  secret_encrypted: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type WebhookDeliveriesTable = {
+  id: string;
+  tenant_id: string;
+  webhook_id: string;
+  event_id: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  attempt_count: number;
+  created_at: string;
+  dispatched_at: string | null;
+  completed_at: string | null;
+};
+
+export type WebhookAttemptsTable = {
+  delivery_id: string;
+  attempt: number;
+  scheduled_at: string;
+  started_at: string;
+  finished_at: string | null;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
 };

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 import { newId, nowIso } from '../../lib/ids.js';
+import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
 
 /** A recorded status-change event row. */
 export type EventRow = Selectable<EventsTable>;
@@ -24,6 +25,7 @@ export type EventEnvelope = {
 /**
  * Records a document or signee status change. Call it inside the transaction that makes the
  * change: the event exists exactly when the change does, and its payload bytes are fixed here.
+ * It also writes the event's webhook deliveries; call `deps.jobs.wake()` after the commit.
  */
 export async function recordStatusChange(
   trx: DbOrTrx,
@@ -63,5 +65,8 @@ export async function recordStatusChange(
     payload: JSON.stringify(envelope),
   };
   await trx.insertInto('events').values(row).execute();
+  // Same transaction: the deliveries exist exactly when the change does. Callers wake the job
+  // runner after their commit so the first attempt starts at once.
+  await scheduleWebhookDeliveries(trx, row);
   return row;
 }

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import type { EventsTable } from '../../db/schema.js';
+import { AppError, validationError } from '../../http/errors.js';
+import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
+import type { JobRunner } from '../../jobs/runner.js';
+import { newId, nowIso } from '../../lib/ids.js';
+import { requireMembership } from '../tenants/tenants.service.js';
+import * as repo from './deliveries.repo.js';
+import { findWebhook, findWebhooksForEvent } from './webhooks.repo.js';
+
+/** Job kind of one webhook attempt. */
+export const WEBHOOK_ATTEMPT_JOB = 'webhook.attempt';
+
+/** Payload of an attempt job: which attempt of which delivery, and when it is due. */
+export const attemptJobPayload = z.object({
+  deliveryId: z.string(),
+  attempt: z.number().int().min(1),
+  dueAt: z.string(),
+});
+
+/** Enqueues attempt `attempt` of a delivery to run at `dueAt`, in the caller's transaction. */
+export async function enqueueAttempt(
+  trx: DbOrTrx,
+  attempt: z.infer<typeof attemptJobPayload>,
+): Promise<void> {
+  // The job's own retries are for database trouble inside the handler, not for receivers.
+  await enqueueJob(trx, {
+    kind: WEBHOOK_ATTEMPT_JOB,
+    payload: attempt,
+    runAt: attempt.dueAt,
+    maxAttempts: 10,
+  });
+}
+
+// A new series: the delivery row and its first attempt, due now.
+async function startDelivery(
+  trx: DbOrTrx,
+  input: { tenantId: string; webhookId: string; eventId: string },
+): Promise<repo.DeliveryRow> {
+  const now = nowIso();
+  const row: repo.DeliveryRow = {
+    id: newId(),
+    tenant_id: input.tenantId,
+    webhook_id: input.webhookId,
+    event_id: input.eventId,
+    status: 'pending',
+    attempt_count: 0,
+    created_at: now,
+    dispatched_at: null,
+    completed_at: null,
+  };
+  await repo.insertDelivery(trx, row);
+  await enqueueAttempt(trx, { deliveryId: row.id, attempt: 1, dueAt: now });
+  return row;
+}
+
+/**
+ * Writes one delivery per receiving webhook for a just-recorded event. Runs inside the status
+ * change's transaction, so the event and its deliveries exist exactly when the change does;
+ * the caller wakes the job runner after the commit. Returns the number of deliveries.
+ */
+export async function scheduleWebhookDeliveries(
+  trx: DbOrTrx,
+  event: Pick<EventsTable, 'id' | 'tenant_id' | 'type'>,
+): Promise<number> {
+  const webhooks = await findWebhooksForEvent(trx, { tenantId: event.tenant_id, type: event.type });
+  for (const webhook of webhooks) {
+    await startDelivery(trx, {
+      tenantId: event.tenant_id,
+      webhookId: webhook.id,
+      eventId: event.id,
+    });
+  }
+  return webhooks.length;
+}
+
+/** What delivery-log services need. */
+export type DeliveryDeps = { db: Db; jobs: JobRunner };
+
+type Caller = { tenantId: string; userId: string };
+
+async function authorizedWebhook(deps: DeliveryDeps, input: Caller & { webhookId: string }) {
+  await requireMembership(deps.db.kysely, { ...input, action: 'webhooks.manage' });
+  const webhook = await findWebhook(deps.db.kysely, input.tenantId, input.webhookId);
+  if (!webhook) throw new AppError('not_found', 'No such webhook.');
+  return webhook;
+}
+
+/** A delivery with its attempts, as the API shows it. */
+export type DeliveryView = ReturnType<typeof presentDelivery>;
+
+function presentDelivery(
+  d: repo.DeliveryRow & { event_type: string },
+  attempts: repo.AttemptRow[],
+) {
+  return {
+    id: d.id,
+    webhookId: d.webhook_id,
+    eventId: d.event_id,
+    eventType: d.event_type,
+    status: d.status,
+    createdAt: d.created_at,
+    dispatchedAt: d.dispatched_at,
+    completedAt: d.completed_at,
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      scheduledAt: a.scheduled_at,
+      startedAt: a.started_at,
+      finishedAt: a.finished_at,
+      statusCode: a.status_code,
+      durationMs: a.duration_ms,
+      error: a.error,
+    })),
+  };
+}
+
+function encodeCursor(d: repo.DeliveryRow): string {
+  return Buffer.from(JSON.stringify([d.created_at, d.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+  } catch {
+    // fall through to the validation error
+  }
+  throw validationError([{ path: 'query.cursor', message: 'is not a cursor from this list' }]);
+}
+
+/** A webhook's deliveries, newest first, each with every attempt made so far. */
+export async function listWebhookDeliveries(
+  deps: DeliveryDeps,
+  input: Caller & { webhookId: string; limit: number; cursor?: string },
+) {
+  const webhook = await authorizedWebhook(deps, input);
+  const rows = await repo.listDeliveries(deps.db.kysely, {
+    webhookId: webhook.id,
+    limit: input.limit + 1,
+    before: input.cursor ? decodeCursor(input.cursor) : undefined,
+  });
+  const page = rows.slice(0, input.limit);
+  const attempts = await repo.listAttempts(
+    deps.db.kysely,
+    page.map((d) => d.id),
+  );
+  return {
+    deliveries: page.map((d) =>
+      presentDelivery(
+        d,
+        attempts.filter((a) => a.delivery_id === d.id),
+      ),
+    ),
+    nextCursor: rows.length > input.limit ? encodeCursor(page[page.length - 1]) : null,
+  };
+}
+
+/**
+ * Starts a fresh series of attempts for an event of the tenant: same event id, same body,
+ * attempt numbers from 1 again. Any event of the tenant may be redelivered, including one that
+ * happened before the webhook existed.
+ */
+export async function redeliverEvent(
+  deps: DeliveryDeps,
+  input: Caller & { webhookId: string; eventId: string },
+): Promise<DeliveryView> {
+  const webhook = await authorizedWebhook(deps, input);
+  const event = await repo.findTenantEvent(deps.db.kysely, input.tenantId, input.eventId);
+  if (!event) throw new AppError('not_found', 'No such event in this tenant.');
+  if (webhook.active !== 1) {
+    throw new AppError('conflict', 'The webhook is inactive; activate it before redelivering.');
+  }
+  const row = await deps.db.kysely
+    .transaction()
+    .execute((trx) =>
+      startDelivery(trx, { tenantId: input.tenantId, webhookId: webhook.id, eventId: event.id }),
+    );
+  deps.jobs.wake();
+  return presentDelivery({ ...row, event_type: event.type }, []);
+}

@@ -1,0 +1,79 @@
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import type { FieldError } from '../../http/errors.js';
+
+/** Resolves a host name to all of its addresses (dns.promises.lookup with `all: true`). */
+export type ResolveHost = (host: string) => Promise<Array<{ address: string }>>;
+
+/** How callback URLs are judged: the production rules, or the development escape hatch. */
+export type UrlPolicy = { allowPrivate: boolean; resolve?: ResolveHost };
+
+const MAX_URL_LENGTH = 2048;
+const DNS_TIMEOUT_MS = 5000;
+
+/**
+ * True for addresses a webhook may reach: ipaddr.js classifies everything it knows to be
+ * special (loopback, private, link-local, CGNAT, multicast, unspecified, reserved, IPv4-mapped
+ * and other IPv6 transition ranges, ...) as something other than `unicast`. This is the same
+ * test request-filtering-agent applies at connect time, so save and send agree.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  return ipaddr.parse(address).range() === 'unicast';
+}
+
+const defaultResolve: ResolveHost = (host) => dns.lookup(host, { all: true, verbatim: true });
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('DNS lookup timed out')), ms);
+    promise.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e: unknown) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
+/**
+ * Checks a callback URL when it is saved: absolute `https:` URL without credentials whose
+ * host (an IP literal, or every address its name resolves to) is public. Returns the field
+ * errors, empty when the URL is acceptable. The check is repeated at connect time, because
+ * DNS can answer differently later (rebinding).
+ */
+export async function checkCallbackUrl(raw: string, policy: UrlPolicy): Promise<FieldError[]> {
+  const problem = (message: string) => [{ path: 'body.url', message }];
+  if (raw.length > MAX_URL_LENGTH) return problem(`must be at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return problem('must be an absolute URL');
+  }
+  const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) return problem('must be an https: URL');
+  if (url.username || url.password) return problem('must not contain a user name or password');
+  if (policy.allowPrivate) return [];
+
+  // WHATWG parsing already normalised IPv4 spellings such as 0x7f.1 or 2130706433.
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    return isPublicAddress(host)
+      ? []
+      : problem(`must not point to a loopback, private or otherwise non-public address (${host})`);
+  }
+  let addresses: Array<{ address: string }>;
+  try {
+    addresses = await withTimeout((policy.resolve ?? defaultResolve)(host), DNS_TIMEOUT_MS);
+  } catch {
+    return problem(`host ${host} does not resolve`);
+  }
+  if (addresses.length === 0) return problem(`host ${host} does not resolve`);
+  const blocked = addresses.find((a) => !isPublicAddress(a.address));
+  if (blocked) {
+    return problem(
+      `host ${host} resolves to a loopback, private or otherwise non-public address (${blocked.address})`,
+    );
+  }
+  return [];
+}
