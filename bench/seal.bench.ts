@@ -1,0 +1,180 @@
+// Sealing benchmark: `npx tsx bench/seal.bench.ts`
+//  (a) sealPdf on a 10-page PDF, (b) @libpdf/core alone loading and signing the same PDF
+//  once (PAdES B-B), both as medians, and their ratio (goal <= 3x);
+//  (c) peak RSS of a fresh process sealing a generated 300-page ~40 MiB PDF (goal < 600 MB).
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
+import { P12Signer, PDF, PdfName, PdfNumber, PdfDict } from '@libpdf/core';
+import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
+import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
+
+const RUNS = 15;
+const BIG_PAGES = 300;
+const BIG_TARGET_BYTES = 40 * 1024 * 1024;
+
+async function textPdf(pages: number): Promise<Uint8Array> {
+  const pdf = PDF.create();
+  for (let i = 0; i < pages; i++) {
+    const page = pdf.addPage({ size: 'a4' });
+    page.drawText(`Contract page ${i + 1}`, { x: 60, y: 760, size: 22 });
+    const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
+    page.drawText(body, { x: 60, y: 720, size: 11, maxWidth: 470, lineHeight: 15 });
+  }
+  return pdf.save();
+}
+
+// Each page carries a unique, incompressible image, like a scanned contract.
+async function bigPdf(pages: number, targetBytes: number): Promise<Uint8Array> {
+  const pdf = PDF.create();
+  const side = Math.floor(Math.sqrt(targetBytes / pages / 3));
+  for (let i = 0; i < pages; i++) {
+    const page = pdf.addPage({ size: 'a4' });
+    const image = pdf.createStream(
+      {
+        Type: PdfName.of('XObject'),
+        Subtype: PdfName.of('Image'),
+        Width: PdfNumber.of(side),
+        Height: PdfNumber.of(side),
+        ColorSpace: PdfName.of('DeviceRGB'),
+        BitsPerComponent: PdfNumber.of(8),
+        Filter: PdfName.of('FlateDecode'),
+      },
+      new Uint8Array(deflateSync(randomBytes(side * side * 3), { level: 1 })),
+    );
+    page.getResources().set('XObject', PdfDict.of({ Scan: image }));
+    const content = pdf.createStream(
+      {},
+      new TextEncoder().encode('q 475 0 0 475 60 250 cm /Scan Do Q'),
+    );
+    page.dict.set('Contents', content);
+    page.drawText(`Scanned page ${i + 1}`, { x: 60, y: 780, size: 14 });
+  }
+  return pdf.save();
+}
+
+function sealInput(original: Uint8Array, certificate: SealPdfInput['certificate']): SealPdfInput {
+  return {
+    original,
+    signatures: [
+      {
+        name: 'Zoë Ünal',
+        email: 'zoe@example.com',
+        signedAt: '2024-05-01T10:00:00Z',
+        typedName: 'Zoë Ünal',
+      },
+      { name: 'Łukasz Nowak', email: 'lukasz@example.pl', signedAt: '2024-05-01T11:00:00Z' },
+    ],
+    auditEntries: Array.from({ length: 12 }, (_, i) => ({
+      at: new Date(Date.UTC(2024, 4, 1, 9, i)).toISOString(),
+      action: ['created', 'sent', 'opened', 'signed'][i % 4],
+      actor: i % 2 ? 'zoe@example.com' : 'lukasz@example.pl',
+      ip: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
+    })),
+    documentName: 'Benchmark contract',
+    documentId: 'doc_bench',
+    originalSha256: createHash('sha256').update(original).digest('hex'),
+    sandbox: true,
+    certificate,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+// Child mode: seal one file and report this process's peak RSS.
+async function child(mode: string, file: string, dataDir: string): Promise<void> {
+  const original = new Uint8Array(readFileSync(file));
+  const certificate = await loadOrCreateSealCertificate({ dataDir });
+  const started = performance.now();
+  if (mode === 'seal') {
+    await sealPdf(sealInput(original, certificate));
+  } else {
+    const signer = await P12Signer.create(certificate.p12, certificate.password);
+    await (await PDF.load(original)).sign({ signer });
+  }
+  const ms = performance.now() - started;
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ maxRssMb, ms }));
+}
+
+function measureChild(
+  mode: string,
+  file: string,
+  dataDir: string,
+): { maxRssMb: number; ms: number } {
+  const self = fileURLToPath(import.meta.url);
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', self, '--child', mode, file, dataDir],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (result.status !== 0) throw new Error(`child failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as { maxRssMb: number; ms: number };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-seal-bench-'));
+  try {
+    const certificate = await loadOrCreateSealCertificate({ dataDir: dir });
+    const signer = await P12Signer.create(certificate.p12, certificate.password);
+    const small = await textPdf(10);
+    const input = sealInput(small, certificate);
+    // Warm up both paths (JIT, font files, signer cache) before timing.
+    await sealPdf(input);
+    await (await PDF.load(small)).sign({ signer });
+    const sealTimes: number[] = [];
+    const signTimes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      sealTimes.push(await time(() => sealPdf(input)));
+      signTimes.push(await time(async () => (await PDF.load(small)).sign({ signer })));
+    }
+    const a = median(sealTimes);
+    const b = median(signTimes);
+    console.log(
+      `10-page PDF (${(small.length / 1024).toFixed(0)} KiB), ${RUNS} runs each, medians:`,
+    );
+    console.log(`  (a) sealPdf:                            ${a.toFixed(1)} ms`);
+    console.log(`  (b) @libpdf/core load + PAdES sign:      ${b.toFixed(1)} ms`);
+    console.log(`  ratio a/b:                              ${(a / b).toFixed(2)}x (goal <= 3x)`);
+
+    const big = await bigPdf(BIG_PAGES, BIG_TARGET_BYTES);
+    const bigFile = join(dir, 'big.pdf');
+    writeFileSync(bigFile, big);
+    const sealed = measureChild('seal', bigFile, dir);
+    const baseline = measureChild('sign', bigFile, dir);
+    console.log(
+      `${BIG_PAGES}-page PDF (${(big.length / 1024 / 1024).toFixed(1)} MiB), fresh process each:`,
+    );
+    console.log(
+      `  (c) sealPdf peak RSS:                   ${sealed.maxRssMb.toFixed(0)} MB in ${sealed.ms.toFixed(0)} ms (goal < 600 MB)`,
+    );
+    console.log(
+      `      @libpdf/core sign alone peak RSS:   ${baseline.maxRssMb.toFixed(0)} MB in ${baseline.ms.toFixed(0)} ms`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--child') {
+  await child(process.argv[3], process.argv[4], process.argv[5]);
+} else {
+  await main();
+}

@@ -1,0 +1,94 @@
+/** A PDF signature located by its /ByteRange, before any cryptography. */
+export type SignatureSlot = {
+  /** [offset1, length1, offset2, length2] as written in the file. */
+  byteRange: [number, number, number, number];
+  /** The CMS bytes from /Contents, without the zero padding. */
+  cms: Uint8Array;
+  /** /SubFilter of the signature dictionary, if found next to the /ByteRange. */
+  subFilter: string | undefined;
+  /** True when the two ranges plus the /Contents gap are exactly the whole file. */
+  coversWholeFile: boolean;
+  /** True when the ranges lie inside the file (false for a truncated file). */
+  inBounds: boolean;
+};
+
+const BYTE_RANGE = Buffer.from('/ByteRange');
+const SUB_FILTER = Buffer.from('/SubFilter');
+const SUB_FILTER_WINDOW = 2048;
+
+/** True when the first KiB holds a `%PDF-` header, as readers require. */
+export function looksLikePdf(bytes: Uint8Array): boolean {
+  return asBuffer(bytes).subarray(0, 1024).includes('%PDF-');
+}
+
+/**
+ * Finds every signature by scanning raw bytes for /ByteRange, so that a tampered file
+ * whose structure no longer parses is still recognised as signed (and thus "altered").
+ * A candidate counts only if its gap holds exactly one hex string: a /ByteRange text
+ * inside some content stream cannot pass for a signature.
+ */
+export function findSignatureSlots(bytes: Uint8Array): SignatureSlot[] {
+  const buffer = asBuffer(bytes);
+  const slots: SignatureSlot[] = [];
+  for (let at = buffer.indexOf(BYTE_RANGE); at !== -1; at = buffer.indexOf(BYTE_RANGE, at + 1)) {
+    const head = buffer.subarray(at, at + 160).toString('latin1');
+    const match = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(head);
+    if (!match) continue;
+    const byteRange = match.slice(1, 5).map(Number) as SignatureSlot['byteRange'];
+    const [start1, length1, start2, length2] = byteRange;
+    const gapStart = start1 + length1;
+    if (start1 !== 0 || start2 <= gapStart + 1 || start2 > buffer.length) continue;
+    if (buffer[gapStart] !== 0x3c || buffer[start2 - 1] !== 0x3e) continue; // '<' ... '>'
+    const hex = buffer.subarray(gapStart + 1, start2 - 1).toString('latin1');
+    if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) continue;
+    const cms = trimDerPadding(Buffer.from(hex, 'hex'));
+    if (!cms) continue;
+    const end = start2 + length2;
+    slots.push({
+      byteRange,
+      cms,
+      subFilter: findSubFilter(buffer, at, start2),
+      coversWholeFile: end === buffer.length,
+      inBounds: end <= buffer.length,
+    });
+  }
+  return slots;
+}
+
+// The placeholder is zero-padded after the DER: keep only the outer element's length.
+function trimDerPadding(der: Buffer): Uint8Array | undefined {
+  if (der.length < 2 || der[0] !== 0x30) return undefined;
+  const first = der[1];
+  let length: number;
+  let header = 2;
+  if (first < 0x80) length = first;
+  else {
+    const count = first & 0x7f;
+    if (count === 0 || count > 4 || der.length < 2 + count) return undefined;
+    length = 0;
+    for (let i = 0; i < count; i++) length = length * 256 + der[2 + i];
+    header += count;
+  }
+  if (header + length > der.length) return undefined;
+  return new Uint8Array(der.subarray(0, header + length));
+}
+
+// Producers order dictionary keys freely: look on both sides and take the closest.
+function findSubFilter(buffer: Buffer, byteRangeAt: number, afterGap: number): string | undefined {
+  const before = buffer.lastIndexOf(SUB_FILTER, byteRangeAt);
+  const after = buffer.indexOf(SUB_FILTER, afterGap);
+  const candidates = [
+    before !== -1 && byteRangeAt - before <= SUB_FILTER_WINDOW ? before : -1,
+    after !== -1 && after - afterGap <= SUB_FILTER_WINDOW ? after : -1,
+  ].filter((position) => position !== -1);
+  for (const position of candidates) {
+    const text = buffer.subarray(position, position + 80).toString('latin1');
+    const match = /^\/SubFilter\s*\/([A-Za-z0-9.#_-]+)/.exec(text);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

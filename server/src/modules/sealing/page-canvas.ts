@@ -1,0 +1,135 @@
+import { ops, type PDF, type PDFExtGState, type PDFImage, type PDFPage } from '@libpdf/core';
+import type { SealFont } from './seal-fonts.js';
+
+/** RGB components in 0..1. */
+export type Rgb = readonly [number, number, number];
+
+type Operator = ReturnType<typeof ops.stroke>;
+
+// One ExtGState object per opacity per document, shared by all pages, instead of one per
+// page: 300 marked pages would otherwise add 300 identical objects.
+const opacityStates = new WeakMap<PDF, Map<number, PDFExtGState>>();
+
+function opacityState(pdf: PDF, opacity: number): PDFExtGState {
+  let states = opacityStates.get(pdf);
+  if (!states) {
+    states = new Map();
+    opacityStates.set(pdf, states);
+  }
+  let state = states.get(opacity);
+  if (!state) {
+    state = pdf.createExtGState({ fillOpacity: opacity });
+    states.set(opacity, state);
+  }
+  return state;
+}
+
+/**
+ * Collects drawing operators for one page and writes them as a single content stream.
+ * @libpdf/core's drawText/drawLine each append a separate stream object, which for an
+ * audit trail of a few hundred rows means thousands of tiny objects to write and hash.
+ */
+export type PageCanvas = {
+  text: (
+    font: SealFont,
+    text: string,
+    x: number,
+    y: number,
+    size: number,
+    color: Rgb,
+    options?: { angle?: number; opacity?: number },
+  ) => void;
+  line: (x1: number, y1: number, x2: number, y2: number, color: Rgb, width: number) => void;
+  rectangle: (
+    x: number,
+    y: number,
+    width: number,
+    height: number,
+    color: Rgb,
+    lineWidth: number,
+  ) => void;
+  image: (image: PDFImage, x: number, y: number, width: number, height: number) => void;
+  /** Appends everything drawn so far to the page; the canvas can keep drawing after. */
+  flush: () => void;
+};
+
+/** Starts a canvas on `page`; nothing reaches the page until `flush()`. */
+export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
+  let operators: Operator[] = [];
+  const fontNames = new Map<SealFont['input'], string>();
+  const opacityNames = new Map<number, string>();
+
+  const fontName = (font: SealFont): string => {
+    let name = fontNames.get(font.input);
+    if (!name) {
+      name = page.registerFont(font.input);
+      fontNames.set(font.input, name);
+    }
+    return name;
+  };
+  const opacityName = (opacity: number): string => {
+    let name = opacityNames.get(opacity);
+    if (!name) {
+      name = page.registerExtGState(opacityState(pdf, opacity));
+      opacityNames.set(opacity, name);
+    }
+    return name;
+  };
+
+  return {
+    text(font, text, x, y, size, color, options = {}) {
+      if (text.trim() === '') return;
+      const radians = ((options.angle ?? 0) * Math.PI) / 180;
+      const cos = Math.cos(radians);
+      const sin = Math.sin(radians);
+      operators.push(ops.pushGraphicsState());
+      if (options.opacity !== undefined && options.opacity < 1) {
+        operators.push(ops.setGraphicsState(`/${opacityName(options.opacity)}`));
+      }
+      operators.push(
+        ops.setNonStrokingRGB(...color),
+        ops.beginText(),
+        ops.setFont(`/${fontName(font)}`, size),
+        ops.setTextMatrix(cos, sin, -sin, cos, x, y),
+        ops.showText(font.encode(text)),
+        ops.endText(),
+        ops.popGraphicsState(),
+      );
+    },
+    line(x1, y1, x2, y2, color, width) {
+      operators.push(
+        ops.pushGraphicsState(),
+        ops.setStrokingRGB(...color),
+        ops.setLineWidth(width),
+        ops.moveTo(x1, y1),
+        ops.lineTo(x2, y2),
+        ops.stroke(),
+        ops.popGraphicsState(),
+      );
+    },
+    rectangle(x, y, width, height, color, lineWidth) {
+      operators.push(
+        ops.pushGraphicsState(),
+        ops.setStrokingRGB(...color),
+        ops.setLineWidth(lineWidth),
+        ops.rectangle(x, y, width, height),
+        ops.stroke(),
+        ops.popGraphicsState(),
+      );
+    },
+    image(image, x, y, width, height) {
+      const name = page.registerImage(image);
+      operators.push(
+        ops.pushGraphicsState(),
+        ops.concatMatrix(width, 0, 0, height, x, y),
+        ops.paintXObject(`/${name}`),
+        ops.popGraphicsState(),
+      );
+    },
+    flush() {
+      if (operators.length === 0) return;
+      page.drawOperators(operators);
+      operators = [];
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import type { PDF, PDFPage } from '@libpdf/core';
+import { createPageCanvas, type PageCanvas, type Rgb } from './page-canvas.js';
+import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './seal-fonts.js';
+import type { SealAuditEntry, SealSignature } from './seal-types.js';
+
+export type PageSize = { width: number; height: number };
+
+export type PagesContext = {
+  pdf: PDF;
+  fonts: SealFonts;
+  size: PageSize;
+  documentName: string;
+  documentId: string;
+  /** Called on every page this module adds, e.g. to draw the sandbox mark. */
+  decorate: (page: PDFPage) => void;
+};
+
+const MARGIN = 50;
+const TOP_GAP = 40; // leaves room for the sandbox banner above the title
+const FOOTER_Y = 34;
+const TEXT: Rgb = [0.1, 0.1, 0.1];
+const MUTED: Rgb = [0.42, 0.42, 0.42];
+const RULE: Rgb = [0.75, 0.75, 0.75];
+const INK: Rgb = [0.05, 0.12, 0.4];
+const SIGNATURE_BLOCK = 118;
+const AUDIT_ROW = 27;
+
+/** Appends the signature page(s): each signature's image or typed name, name, e-mail and time. */
+export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]): void {
+  const { fonts, size } = ctx;
+  const contentWidth = size.width - 2 * MARGIN;
+  let page = startPage(ctx, 'Signatures');
+  let y = page.y;
+  if (signatures.length === 0) {
+    write(page.canvas, fonts.regular, 'No signatures were recorded.', MARGIN, y - 14, 10, MUTED);
+  }
+  for (const [index, signature] of signatures.entries()) {
+    if (y - SIGNATURE_BLOCK < FOOTER_Y + 20) {
+      page.canvas.flush();
+      page = startPage(ctx, 'Signatures (continued)');
+      y = page.y;
+    }
+    const { canvas } = page;
+    const top = y - 8;
+    canvas.rectangle(
+      MARGIN,
+      top - SIGNATURE_BLOCK + 12,
+      contentWidth,
+      SIGNATURE_BLOCK - 12,
+      RULE,
+      0.75,
+    );
+    const area = { x: MARGIN + 12, y: top - 86, width: contentWidth * 0.48, height: 62 };
+    const method = drawSignatureMark(ctx, canvas, signature, area);
+    canvas.line(area.x, area.y - 4, area.x + area.width, area.y - 4, RULE, 0.75);
+    const textX = MARGIN + contentWidth * 0.56;
+    const width = MARGIN + contentWidth - textX - 10;
+    write(canvas, fonts.bold, `Signer ${index + 1}`, textX, top - 24, 8, MUTED, width);
+    write(canvas, fonts.regular, signature.name, textX, top - 40, 12, TEXT, width);
+    write(canvas, fonts.regular, signature.email, textX, top - 56, 10, TEXT, width);
+    write(
+      canvas,
+      fonts.regular,
+      `Signed ${formatUtc(signature.signedAt)}`,
+      textX,
+      top - 72,
+      9,
+      TEXT,
+      width,
+    );
+    write(canvas, fonts.regular, method, textX, top - 86, 8, MUTED, width);
+    y -= SIGNATURE_BLOCK;
+  }
+  page.canvas.flush();
+}
+
+/** Appends the audit certificate page(s): document identity, the original's SHA-256 and every trail row. */
+export function addAuditPages(
+  ctx: PagesContext,
+  details: { originalSha256: string; sealedAt: Date; sealSubject: string; sealFingerprint: string },
+  entries: SealAuditEntry[],
+): void {
+  const { fonts, size } = ctx;
+  const contentWidth = size.width - 2 * MARGIN;
+  const columns = auditColumns(contentWidth);
+  let page = startPage(ctx, 'Audit certificate');
+  let y = page.y;
+  const facts: Array<[string, string, SealFont]> = [
+    ['Original SHA-256', details.originalSha256, fonts.mono],
+    ['Sealed', formatUtc(details.sealedAt.toISOString()), fonts.regular],
+    ['Sealed by', details.sealSubject, fonts.regular],
+    ['Seal certificate SHA-256', details.sealFingerprint, fonts.mono],
+  ];
+  for (const [label, value, font] of facts) {
+    write(page.canvas, fonts.bold, label, MARGIN, y - 12, 8, MUTED);
+    write(page.canvas, font, value, MARGIN + 120, y - 12, 8, TEXT, contentWidth - 120);
+    y -= 14;
+  }
+  const tableHeader = (canvas: PageCanvas, top: number): number => {
+    for (const column of columns) {
+      write(canvas, fonts.bold, column.title, column.x, top - 10, 8, MUTED, column.width);
+    }
+    canvas.line(MARGIN, top - 15, size.width - MARGIN, top - 15, RULE, 0.75);
+    return top - 18;
+  };
+  y = tableHeader(page.canvas, y - 12);
+  if (entries.length === 0)
+    write(page.canvas, fonts.regular, 'No events recorded.', MARGIN, y - 12, 9, MUTED);
+  for (const entry of entries) {
+    if (y - AUDIT_ROW < FOOTER_Y + 16) {
+      page.canvas.flush();
+      page = startPage(ctx, 'Audit certificate (continued)');
+      // Every audit page names the original's hash, so any single page identifies it.
+      write(page.canvas, fonts.bold, 'Original SHA-256', MARGIN, page.y - 12, 8, MUTED);
+      write(page.canvas, fonts.mono, details.originalSha256, MARGIN + 120, page.y - 12, 8, TEXT);
+      y = tableHeader(page.canvas, page.y - 26);
+    }
+    const values = [formatUtc(entry.at), entry.action, entry.actor, entry.ip ?? '-'];
+    columns.forEach((column, i) => {
+      write(page.canvas, fonts.regular, values[i], column.x, y - 10, 8, TEXT, column.width - 6);
+    });
+    const agent = `User agent: ${entry.userAgent ?? '-'}`;
+    write(page.canvas, fonts.regular, agent, MARGIN, y - 20, 6.5, MUTED, contentWidth);
+    y -= AUDIT_ROW;
+  }
+  page.canvas.flush();
+}
+
+function auditColumns(width: number): Array<{ title: string; x: number; width: number }> {
+  const shares: Array<[string, number]> = [
+    ['Time (UTC)', 0.24],
+    ['Action', 0.16],
+    ['Actor', 0.4],
+    ['IP address', 0.2],
+  ];
+  let x = MARGIN;
+  return shares.map(([title, share]) => {
+    const column = { title, x, width: width * share };
+    x += width * share;
+    return column;
+  });
+}
+
+function startPage(ctx: PagesContext, title: string): { canvas: PageCanvas; y: number } {
+  const page = ctx.pdf.addPage({ width: ctx.size.width, height: ctx.size.height });
+  ctx.decorate(page);
+  const canvas = createPageCanvas(ctx.pdf, page);
+  const { fonts, size } = ctx;
+  const contentWidth = size.width - 2 * MARGIN;
+  let y = size.height - MARGIN - TOP_GAP;
+  write(canvas, fonts.bold, title, MARGIN, y, 18, TEXT, contentWidth);
+  y -= 20;
+  write(canvas, fonts.regular, `Document: ${ctx.documentName}`, MARGIN, y, 10, TEXT, contentWidth);
+  y -= 14;
+  write(canvas, fonts.regular, `Document ID: ${ctx.documentId}`, MARGIN, y, 9, MUTED, contentWidth);
+  y -= 10;
+  canvas.line(MARGIN, y, size.width - MARGIN, y, RULE, 0.75);
+  const footer = `Signet - ${title.replace(/ \(continued\)$/, '')} - document ${ctx.documentId}`;
+  write(canvas, fonts.regular, footer, MARGIN, FOOTER_Y, 7, MUTED, contentWidth);
+  return { canvas, y: y - 6 };
+}
+
+type Area = { x: number; y: number; width: number; height: number };
+
+// Returns a line describing how the signature was captured.
+function drawSignatureMark(
+  ctx: PagesContext,
+  canvas: PageCanvas,
+  signature: SealSignature,
+  area: Area,
+): string {
+  if (signature.image && signature.image.length > 0) {
+    try {
+      const image = ctx.pdf.embedPng(signature.image);
+      const scale = Math.min(area.width / image.width, area.height / image.height);
+      const width = image.width * scale;
+      const height = image.height * scale;
+      canvas.image(image, area.x, area.y + (area.height - height) / 2, width, height);
+      return 'Drawn signature';
+    } catch {
+      // An unreadable image must not block sealing forever: fall back to the typed form,
+      // and say so on the page.
+      drawTyped(ctx, canvas, signature, area);
+      return 'Drawn signature image unreadable; name shown';
+    }
+  }
+  drawTyped(ctx, canvas, signature, area);
+  return 'Typed signature';
+}
+
+function drawTyped(
+  ctx: PagesContext,
+  canvas: PageCanvas,
+  signature: SealSignature,
+  area: Area,
+): void {
+  const text = (signature.typedName ?? '').trim() || signature.name;
+  // Caveat has no glyphs outside Latin/Cyrillic: keep such names legible in the text font.
+  const font = fontCovers(ctx.fonts.script, text) ? ctx.fonts.script : ctx.fonts.regular;
+  const clean = font.clean(text);
+  const size = fitSize(font, clean, 34, 9, area.width);
+  write(canvas, font, clean, area.x, area.y + area.height / 2 - size / 3, size, INK, area.width);
+}
+
+function write(
+  canvas: PageCanvas,
+  font: SealFont,
+  text: string,
+  x: number,
+  y: number,
+  size: number,
+  color: Rgb = TEXT,
+  maxWidth?: number,
+): void {
+  const line = maxWidth === undefined ? font.clean(text) : fitText(font, text, size, maxWidth);
+  canvas.text(font, line, x, y, size, color);
+}
+
+/** Formats an ISO time as `YYYY-MM-DD HH:MM:SS UTC`; anything unparsable is shown as given. */
+export function formatUtc(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

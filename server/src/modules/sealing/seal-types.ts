@@ -1,0 +1,39 @@
+import type { SealCertificate } from './seal-certificate.js';
+
+/** One completed signature, as shown on the signature page. */
+export type SealSignature = {
+  name: string;
+  email: string;
+  /** ISO 8601 time of signing. */
+  signedAt: string;
+  /** PNG of the drawn signature; when absent (or unreadable) `typedName` or `name` is written in a script font. */
+  image?: Uint8Array;
+  typedName?: string;
+};
+
+/** One audit trail row, as shown on the audit certificate. */
+export type SealAuditEntry = {
+  /** ISO 8601 time of the event. */
+  at: string;
+  action: string;
+  actor: string;
+  ip: string | null;
+  userAgent: string | null;
+};
+
+export type SealPdfInput = {
+  original: Uint8Array;
+  signatures: SealSignature[];
+  auditEntries: SealAuditEntry[];
+  documentName: string;
+  documentId: string;
+  /** Lowercase hex SHA-256 of `original`, printed on the audit certificate. */
+  originalSha256: string;
+  /** Marks every page `SANDBOX - NOT LEGALLY BINDING`. */
+  sandbox: boolean;
+  certificate: SealCertificate;
+  /** RFC 3161 time-stamp authority; when set the seal is PAdES B-T instead of B-B. */
+  tsaUrl?: string;
+  /** Time written on the audit certificate and into the signature; defaults to now. */
+  sealedAt?: Date;
+};
