@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
@@ -13,10 +14,12 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createAuth } from './http/auth.js';
 import { registerErrorHandlers } from './http/errors.js';
+import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
 import { newId } from './lib/ids.js';
+import { MAX_UPLOAD_BYTES } from './modules/documents/documents.schemas.js';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js';
 import { registerMailboxRoutes } from './modules/mail/mailbox.routes.js';
@@ -26,6 +29,9 @@ import { registerEventRoutes } from './modules/events/events.routes.js';
 import { webhookAttemptJob } from './modules/webhooks/webhook-attempt-job.js';
 import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
+import { registerFileRoutes } from './modules/documents/files.routes.js';
+import { createStorage } from './modules/storage/storage.js';
 
 /** Builds the whole service on a migrated database: plugins, error handling, routes, jobs. */
 export async function buildApp(options: {
@@ -46,11 +52,32 @@ export async function buildApp(options: {
   // Only JSON and multipart bodies are understood; anything else is 415, not a string to guess at.
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('idempotency', null);
+  const idempotency = createIdempotency(db);
+  // Authentication runs in route onRequest hooks, so the principal is known here; multipart
+  // routes fingerprint their parsed parts themselves.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || request.isMultipart()) return;
+    const fingerprint = requestFingerprint([request.method, request.url, request.body ?? null]);
+    if (await idempotency.begin(request, reply, fingerprint)) return reply;
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    await idempotency.finish(request, reply.statusCode, payload);
+    return payload;
   });
 
   await app.register(cookie);
+  await app.register(multipart, {
+    limits: {
+      fileSize: MAX_UPLOAD_BYTES - 1,
+      files: 1,
+      fields: 20,
+      fieldSize: 1024 * 1024,
+      parts: 21,
+    },
+  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -99,7 +126,8 @@ export async function buildApp(options: {
       burst: config.rateLimitBurst,
     }),
   });
-  const deps: AppDeps = { config, db, auth, jobs, mailTransport };
+  const storage = createStorage(config);
+  const deps: AppDeps = { config, db, auth, jobs, mailTransport, idempotency, storage };
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerOpsRoutes(app, deps);
@@ -107,6 +135,8 @@ export async function buildApp(options: {
   registerTenantRoutes(app, deps);
   registerWebhookRoutes(app, deps);
   registerEventRoutes(app, deps);
+  registerDocumentRoutes(app, deps);
+  registerFileRoutes(app, deps);
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 
   app.addHook('onClose', async () => {

@@ -56,14 +56,18 @@ export async function createTestContext(
   const database = engine === 'postgres' ? await createPostgresDatabase() : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_URL: 'http://localhost:3000',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
   const db = openDatabase(config);
   await migrateToLatest(db);
-  const { app, deps } = await buildApp({ config, db, logger: false });
+  const { app, deps } = await buildApp({
+    config,
+    db,
+    logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false,
+  });
   let baseUrl = config.publicUrl;
   if (options.listen) {
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,7 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { hashSecret, nowIso } from '../lib/ids.js';
-import { findApiKeyWithUser, findSessionUser, touchApiKey } from '../modules/accounts/accounts.repo.js';
+import {
+  findApiKeyWithUser,
+  findSessionUser,
+  touchApiKey,
+} from '../modules/accounts/accounts.repo.js';
 import { AppError } from './errors.js';
 
 /** Who is calling: a user, through an API key or a browser session. */
@@ -72,7 +76,10 @@ export function createAuth(deps: {
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       const origin = request.headers.origin;
       const site = request.headers['sec-fetch-site'];
-      if ((origin && origin !== publicOrigin) || (site && site !== 'same-origin' && site !== 'none')) {
+      if (
+        (origin && origin !== publicOrigin) ||
+        (site && site !== 'same-origin' && site !== 'none')
+      ) {
         throw new AppError(
           'cross_origin_rejected',
           'Session requests that change state must come from this service’s own pages.',

@@ -71,6 +71,8 @@ export function validationError(errors: FieldError[], detail = 'Some fields are 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const [status, title] = problems[error.code];
   if (error.headers) reply.headers(error.headers);
+  // The rest of an oversized body is not worth reading: close the connection after answering.
+  if (error.code === 'payload_too_large') reply.header('connection', 'close');
   return reply
     .code(status)
     .type('application/problem+json')
@@ -92,9 +94,12 @@ function fromFastifyError(error: FastifyError): AppError | null {
       return new AppError('unsupported_media_type', error.message);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-    case 'FST_FILES_LIMIT':
-    case 'FST_PARTS_LIMIT':
       return new AppError('payload_too_large', error.message);
+    case 'FST_FILES_LIMIT':
+      return validationError([{ path: 'file', message: 'exactly one file is accepted' }]);
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return validationError([{ path: '', message: 'too many parts in the multipart body' }]);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -11,6 +11,8 @@ import type { Db } from '../db/database.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { MailTransport } from '../modules/mail/mail.service.js';
 import type { Auth } from './auth.js';
+import type { Idempotency } from './idempotency.js';
+import type { Storage } from '../modules/storage/storage.js';
 
 /** The Fastify instance with zod schemas as the type provider. */
 export type App = FastifyInstance<
@@ -28,4 +30,6 @@ export type AppDeps = {
   auth: Auth;
   jobs: JobRunner;
   mailTransport: MailTransport;
+  idempotency: Idempotency;
+  storage: Storage;
 };

@@ -109,7 +109,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/auth/me',
     {
-      preHandler: auth.requireUser,
+      onRequest: auth.requireUser,
       schema: { tags, response: { 200: z.object({ user: userSchema }), ...errorResponses(401) } },
     },
     async (request) => {
@@ -122,7 +122,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/account/api-keys',
     {
-      preHandler: auth.requireSession,
+      onRequest: auth.requireSession,
       schema: {
         tags,
         body: createApiKeyBody,
@@ -144,7 +144,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/account/api-keys',
     {
-      preHandler: auth.requireSession,
+      onRequest: auth.requireSession,
       schema: {
         tags,
         response: { 200: z.object({ apiKeys: z.array(apiKeySchema) }), ...errorResponses(401) },
@@ -156,7 +156,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   app.delete(
     '/api/account/api-keys/:keyId',
     {
-      preHandler: auth.requireSession,
+      onRequest: auth.requireSession,
       schema: {
         tags,
         params: z.object({ keyId: z.uuid() }),

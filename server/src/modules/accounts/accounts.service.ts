@@ -66,7 +66,8 @@ export async function verifyEmail(deps: AccountDeps, token: string) {
   const now = nowIso();
   return deps.db.kysely.transaction().execute(async (trx) => {
     const userId = await repo.consumeVerification(trx, hashSecret(token), now);
-    if (!userId) throw new AppError('invalid_token', 'This verification link is invalid or expired.');
+    if (!userId)
+      throw new AppError('invalid_token', 'This verification link is invalid or expired.');
     await repo.markEmailVerified(trx, userId, now);
     const user = await repo.findUserById(trx, userId);
     if (!user) throw new AppError('invalid_token');

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { EmailsTable } from '../../db/schema.js';
 import { defineJob } from '../../jobs/runner.js';
 import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
-import { newId, nowIso } from '../../lib/ids.js';
+import { isoIn, newId, nowIso } from '../../lib/ids.js';
 
 /** A rendered e-mail: what every template returns. */
 export type RenderedEmail = { subject: string; html: string; text: string };
@@ -43,10 +43,14 @@ export function createMailTransport(smtpUrl: string | null): MailTransport {
   };
 }
 
-/** Writes an e-mail to the outbox and enqueues its delivery, inside the caller's transaction. */
+/**
+ * Writes an e-mail to the outbox and enqueues its delivery, inside the caller's transaction.
+ * `jobDelayMs` holds the background job back while the request delivers the e-mail itself and
+ * reports the result; the job then only acts if the process died before it could.
+ */
 export async function queueEmail(
   trx: DbOrTrx,
-  email: RenderedEmail & { to: string; tenantId?: string | null },
+  email: RenderedEmail & { to: string; tenantId?: string | null; jobDelayMs?: number },
 ): Promise<string> {
   const id = newId();
   await trx
@@ -65,7 +69,12 @@ export async function queueEmail(
       sent_at: null,
     })
     .execute();
-  await enqueueJob(trx, { kind: 'mail.send', payload: { emailId: id }, maxAttempts: 8 });
+  await enqueueJob(trx, {
+    kind: 'mail.send',
+    payload: { emailId: id },
+    maxAttempts: 8,
+    runAt: email.jobDelayMs ? isoIn(email.jobDelayMs) : undefined,
+  });
   return id;
 }
 

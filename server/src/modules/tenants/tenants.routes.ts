@@ -18,14 +18,14 @@ import * as tenants from './tenants.service.js';
 
 /** Tenants, memberships, settings and credits. */
 export function registerTenantRoutes(app: App, deps: AppDeps) {
-  const preHandler = deps.auth.requireUser;
+  const onRequest = deps.auth.requireUser;
   const d = { db: deps.db, env: deps.config.env };
   const tags = ['tenants'];
 
   app.post(
     '/api/tenants',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         body: createTenantBody,
@@ -44,7 +44,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/tenants',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         response: { 200: z.object({ tenants: z.array(tenantSchema) }), ...errorResponses(401) },
@@ -56,7 +56,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/tenants/:tenantId',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         description: "The caller's membership and role in the tenant (not tenant details).",
@@ -75,11 +75,14 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/tenants/:tenantId/members',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: tenantParams,
-        response: { 200: z.object({ members: z.array(memberSchema) }), ...errorResponses(401, 404) },
+        response: {
+          200: z.object({ members: z.array(memberSchema) }),
+          ...errorResponses(401, 404),
+        },
       },
     },
     async (request) => ({
@@ -93,7 +96,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/tenants/:tenantId/members',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: tenantParams,
@@ -117,7 +120,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.patch(
     '/api/tenants/:tenantId/members/:userId',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: memberParams,
@@ -141,7 +144,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.delete(
     '/api/tenants/:tenantId/members/:userId',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: memberParams,
@@ -161,7 +164,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/tenants/:tenantId/settings',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: tenantParams,
@@ -179,7 +182,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.patch(
     '/api/tenants/:tenantId/settings',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: tenantParams,
@@ -202,7 +205,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/tenants/:tenantId/credits',
     {
-      preHandler,
+      onRequest,
       schema: {
         tags,
         params: tenantParams,

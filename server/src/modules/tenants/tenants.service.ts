@@ -102,7 +102,9 @@ export async function addMember(
     const user = await findUserByEmail(trx, input.email.trim().toLowerCase());
     if (!user) {
       throw new AppError('validation_failed', 'No account uses this e-mail address.', {
-        errors: [{ path: 'body.email', message: 'no account with this e-mail; ask them to sign up' }],
+        errors: [
+          { path: 'body.email', message: 'no account with this e-mail; ask them to sign up' },
+        ],
       });
     }
     if (await repo.findMembership(trx, input.tenantId, user.id)) {

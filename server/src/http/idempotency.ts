@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { isoIn, nowIso } from '../lib/ids.js';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  interface FastifyRequest {
+    idempotency: { scope: string; key: string } | null;
+  }
+}
+
+const TTL_MS = 24 * 3600_000;
+const HEADER = 'idempotency-key';
+
+/** SHA-256 of the parts that make two requests "the same request". */
+export function requestFingerprint(parts: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/**
+ * Idempotency-Key on POST: the first request with a key claims it; a repeat with the same
+ * fingerprint within 24 h replays the stored answer, another fingerprint is 422, and a repeat
+ * while the first is still running is 409.
+ */
+export function createIdempotency(db: Db) {
+  /** Claims the key or answers the request from the stored response; true when answered. */
+  async function begin(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    fingerprint: string,
+  ): Promise<boolean> {
+    const key = request.headers[HEADER];
+    if (typeof key !== 'string' || key.length === 0) return false;
+    if (key.length > 255) {
+      throw new AppError('malformed_request', 'Idempotency-Key must be at most 255 characters.');
+    }
+    const p = request.principal;
+    const scope = `${p?.apiKeyId ?? p?.userId ?? 'anonymous'}:${request.routeOptions.url}`;
+    const now = nowIso();
+    await db.kysely
+      .deleteFrom('idempotency_keys')
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .where('expires_at', '<', now)
+      .execute();
+    const inserted = await db.kysely
+      .insertInto('idempotency_keys')
+      .values({
+        scope,
+        key,
+        request_hash: fingerprint,
+        status_code: null,
+        response_body: null,
+        created_at: now,
+        expires_at: isoIn(TTL_MS),
+      })
+      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+      request.idempotency = { scope, key };
+      return false;
+    }
+    const existing = await db.kysely
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!existing) return begin(request, reply, fingerprint);
+    if (existing.request_hash !== fingerprint) {
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used with a different request.',
+      );
+    }
+    if (existing.status_code === null) {
+      throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress.');
+    }
+    reply.header('idempotent-replayed', 'true');
+    const body = existing.response_body;
+    reply.code(existing.status_code);
+    if (body === null || body === '') await reply.send();
+    else await reply.type('application/json; charset=utf-8').send(body);
+    return true;
+  }
+
+  /** Stores the answer for the claimed key; a server error releases the claim for a retry. */
+  async function finish(request: FastifyRequest, statusCode: number, payload: unknown) {
+    const claim = request.idempotency;
+    if (!claim) return;
+    request.idempotency = null;
+    const where = db.kysely
+      .updateTable('idempotency_keys')
+      .where('scope', '=', claim.scope)
+      .where('key', '=', claim.key);
+    if (statusCode >= 500) {
+      await db.kysely
+        .deleteFrom('idempotency_keys')
+        .where('scope', '=', claim.scope)
+        .where('key', '=', claim.key)
+        .execute();
+      return;
+    }
+    await where
+      .set({
+        status_code: statusCode,
+        response_body: typeof payload === 'string' ? payload : null,
+      })
+      .execute();
+  }
+
+  return { begin, finish };
+}
+
+/** The idempotency helpers, passed to routes that parse their own bodies (multipart). */
+export type Idempotency = ReturnType<typeof createIdempotency>;

@@ -1,0 +1,71 @@
+import type { DbOrTrx } from '../../jobs/queue.js';
+import { newId, nowIso } from '../../lib/ids.js';
+
+/** Steps of a document's life that the audit trail records. */
+export type AuditAction =
+  | 'created'
+  | 'sent'
+  | 'e-mailed'
+  | 'e-mail failed'
+  | 'link issued'
+  | 'reminded'
+  | 'opened'
+  | 'signed'
+  | 'declined'
+  | 'cancelled'
+  | 'sealed';
+
+/** Where a request came from, for the audit trail. */
+export type RequestOrigin = { ip: string | null; userAgent: string | null };
+
+/** Appends one audit entry, inside the transaction of the step it records. */
+export async function recordAudit(
+  trx: DbOrTrx,
+  entry: {
+    documentId: string;
+    tenantId: string;
+    action: AuditAction;
+    actor: string;
+    signeeId?: string | null;
+    origin?: RequestOrigin;
+    details?: Record<string, unknown>;
+    at?: string;
+  },
+) {
+  await trx
+    .insertInto('audit_entries')
+    .values({
+      id: newId(),
+      document_id: entry.documentId,
+      tenant_id: entry.tenantId,
+      action: entry.action,
+      actor: entry.actor,
+      signee_id: entry.signeeId ?? null,
+      ip: entry.origin?.ip ?? null,
+      user_agent: entry.origin?.userAgent?.slice(0, 500) ?? null,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+      created_at: entry.at ?? nowIso(),
+    })
+    .execute();
+}
+
+/** A document's audit trail, oldest first, in API form. */
+export async function listAudit(db: DbOrTrx, documentId: string) {
+  const rows = await db
+    .selectFrom('audit_entries')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    action: r.action,
+    actor: r.actor,
+    signeeId: r.signee_id,
+    ip: r.ip,
+    userAgent: r.user_agent,
+    details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+    createdAt: r.created_at,
+  }));
+}

@@ -1,0 +1,88 @@
+import type { Selectable } from 'kysely';
+import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
+import type { DbOrTrx } from '../../jobs/queue.js';
+
+/** A document row. */
+export type DocumentRow = Selectable<DocumentsTable>;
+/** A signee row. */
+export type SigneeRow = Selectable<SigneesTable>;
+
+/** Inserts a document with its signees. */
+export async function insertDocument(db: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
+  await db.insertInto('documents').values(document).execute();
+  await db.insertInto('signees').values(signees).execute();
+}
+
+/** A document of a tenant, or undefined. */
+export function findDocument(db: DbOrTrx, documentId: string) {
+  return db.selectFrom('documents').selectAll().where('id', '=', documentId).executeTakeFirst();
+}
+
+/** A document's signees in their input order. */
+export function listSignees(db: DbOrTrx, documentId: string) {
+  return db
+    .selectFrom('signees')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .orderBy('position')
+    .execute();
+}
+
+/**
+ * Moves a document from one status to another only if it is still in the expected one: the
+ * compare-and-set that makes concurrent transitions safe on both engines.
+ */
+export async function transitionDocument(
+  db: DbOrTrx,
+  input: {
+    documentId: string;
+    from: DocumentRow['status'][];
+    to: DocumentRow['status'];
+    at: string;
+    set?: Partial<DocumentRow>;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set({ ...input.set, status: input.to, updated_at: input.at })
+    .where('id', '=', input.documentId)
+    .where('status', 'in', input.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Updates columns of a document. */
+export async function updateDocument(db: DbOrTrx, documentId: string, set: Partial<DocumentRow>) {
+  await db.updateTable('documents').set(set).where('id', '=', documentId).execute();
+}
+
+/** Updates columns of a signee. */
+export async function updateSignee(db: DbOrTrx, signeeId: string, set: Partial<SigneeRow>) {
+  await db.updateTable('signees').set(set).where('id', '=', signeeId).execute();
+}
+
+/** A page of a tenant's documents, newest first, after the (createdAt, id) cursor. */
+export function listDocuments(
+  db: DbOrTrx,
+  input: {
+    tenantId: string;
+    status?: DocumentRow['status'];
+    limit: number;
+    after?: { createdAt: string; id: string };
+  },
+) {
+  let query = db.selectFrom('documents').selectAll().where('tenant_id', '=', input.tenantId);
+  if (input.status) query = query.where('status', '=', input.status);
+  if (input.after) {
+    const { createdAt, id } = input.after;
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(input.limit).execute();
+}
+
+/** Deletes a document and its dependent rows. */
+export async function deleteDocument(db: DbOrTrx, documentId: string) {
+  await db.deleteFrom('signees').where('document_id', '=', documentId).execute();
+  await db.deleteFrom('audit_entries').where('document_id', '=', documentId).execute();
+  await db.deleteFrom('documents').where('id', '=', documentId).execute();
+}

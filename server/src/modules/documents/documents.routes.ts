@@ -1,0 +1,286 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { principalOf } from '../../http/auth.js';
+import { AppError, validationError } from '../../http/errors.js';
+import { requestFingerprint } from '../../http/idempotency.js';
+import { errorResponses } from '../../http/problem-schema.js';
+import type { App, AppDeps } from '../../http/types.js';
+import {
+  auditEntrySchema,
+  documentParams,
+  documentWithSigneesSchema,
+  listQuery,
+  listResponse,
+  MAX_UPLOAD_BYTES,
+  quickCreateFieldsSchema,
+  quickCreateResponse,
+  sendResponse,
+} from './documents.schemas.js';
+import type { DocumentRow, SigneeRow } from './documents.repo.js';
+import * as documents from './documents.service.js';
+import { looksLikePdf } from './pdf-check.js';
+import { remindSignees, sendForSigning, type SendingDeps } from './sending.service.js';
+import { readQuickCreateParts } from './upload.js';
+
+// Room for the text parts around the file when judging Content-Length up front.
+const MULTIPART_SLACK_BYTES = 1024 * 1024;
+
+function originOf(request: FastifyRequest) {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
+}
+
+function parseFields(raw: Record<string, string>) {
+  let signees: unknown = raw.signees;
+  const errors: Array<{ path: string; message: string }> = [];
+  if (raw.signees !== undefined) {
+    try {
+      signees = JSON.parse(raw.signees);
+    } catch {
+      errors.push({ path: 'signees', message: 'must be a JSON array of {email, name}' });
+    }
+  }
+  const parsed = quickCreateFieldsSchema.safeParse({ ...raw, signees });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.path[0] === 'signees' && errors.length > 0) continue;
+      errors.push({ path: issue.path.join('.'), message: issue.message });
+    }
+  }
+  if (parsed.success) {
+    const seen = new Map<string, number>();
+    parsed.data.signees.forEach((s, i) => {
+      const key = s.email.toLowerCase();
+      if (seen.has(key)) {
+        errors.push({
+          path: `signees.${i}.email`,
+          message: `duplicates signees.${seen.get(key)}.email`,
+        });
+      } else seen.set(key, i);
+    });
+  }
+  for (const name of ['signingGroupsEnabled']) {
+    if (raw[name] !== undefined && raw[name] !== 'true' && raw[name] !== 'false') {
+      errors.push({ path: name, message: 'must be true or false' });
+    }
+  }
+  return { data: parsed.success ? parsed.data : null, errors };
+}
+
+/** Documents: quick-create, retrieval, listing, sending, reminders, cancel, delete, files. */
+export function registerDocumentRoutes(app: App, deps: AppDeps) {
+  const onRequest = deps.auth.requireVerifiedUser;
+  const d: SendingDeps = {
+    db: deps.db,
+    storage: deps.storage,
+    config: deps.config,
+    transport: deps.mailTransport,
+    mailFrom: deps.config.mailFrom,
+    wakeJobs: () => deps.jobs.wake(),
+  };
+  const tags = ['documents'];
+  const withSignees = (r: { document: DocumentRow; signees: SigneeRow[] }) => ({
+    document: documents.presentDocument(d, r.document),
+    signees: r.signees.map(documents.presentSignee),
+  });
+
+  app.post(
+    '/api/documents/quick-create',
+    {
+      onRequest: [
+        onRequest,
+        async (request) => {
+          const length = Number(request.headers['content-length'] ?? 0);
+          if (length >= MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES) {
+            throw new AppError('payload_too_large', 'The file must be smaller than 50 MiB.');
+          }
+        },
+      ],
+      schema: {
+        tags,
+        consumes: ['multipart/form-data'],
+        description:
+          'Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled. Creates a draft; sends no invitation.',
+        response: { 201: quickCreateResponse, ...errorResponses(401, 403, 404, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.isMultipart()) {
+        throw new AppError('unsupported_media_type', 'Send multipart/form-data with a file part.');
+      }
+      const { userId } = principalOf(request);
+      const parsed = await readQuickCreateParts(request, deps.storage);
+      const upload = parsed.upload;
+      try {
+        const { data, errors } = parseFields(parsed.fields);
+        errors.unshift(...parsed.errors);
+        if (!upload)
+          errors.push({ path: 'file', message: 'a PDF file part named "file" is required' });
+        if (errors.length > 0 || !data || !upload) throw validationError(errors);
+        if (!(await looksLikePdf(deps.storage, upload.key, upload.size))) {
+          throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
+        }
+        const fingerprint = requestFingerprint([
+          request.url,
+          parsed.fields,
+          upload.sha256,
+          upload.filename,
+        ]);
+        if (await deps.idempotency.begin(request, reply, fingerprint)) {
+          await deps.storage.delete(upload.key);
+          return reply;
+        }
+        const created = await documents.createDocument(d, {
+          userId,
+          tenantId: data.tenantId,
+          upload,
+          name: data.name,
+          signingMessage: data.signingMessage,
+          signingOrderEnabled:
+            data.signingOrderEnabled === undefined
+              ? undefined
+              : data.signingOrderEnabled === 'true',
+          signingGroupsEnabled: parsed.fields.signingGroupsEnabled === 'true',
+          signees: data.signees,
+          origin: originOf(request),
+        });
+        return reply.code(201).send({
+          message: 'Document created as a draft; send it for signing to invite the signees.',
+          ...withSignees(created),
+          contentType: 'application/pdf',
+        });
+      } catch (err) {
+        if (upload) await deps.storage.delete(upload.key);
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/api/documents/:documentId',
+    {
+      onRequest,
+      schema: {
+        tags,
+        params: documentParams,
+        response: { 200: documentWithSigneesSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) =>
+      withSignees(
+        await documents.getDocument(d, {
+          documentId: request.params.documentId,
+          userId: principalOf(request).userId,
+        }),
+      ),
+  );
+
+  app.get(
+    '/api/documents',
+    {
+      onRequest,
+      schema: {
+        tags,
+        querystring: listQuery,
+        response: { 200: listResponse, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request) => {
+      const page = await documents.listDocuments(d, {
+        userId: principalOf(request).userId,
+        ...request.query,
+      });
+      return {
+        documents: page.documents.map((doc) => documents.presentDocument(d, doc)),
+        nextCursor: page.nextCursor,
+      };
+    },
+  );
+
+  for (const [action, run] of [
+    ['send-for-signing', sendForSigning],
+    ['remind', remindSignees],
+  ] as const) {
+    app.post(
+      `/api/documents/:documentId/${action}`,
+      {
+        onRequest,
+        schema: {
+          tags,
+          params: documentParams,
+          response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const result = await run(d, {
+          documentId: request.params.documentId,
+          userId: principal.userId,
+          senderName: principal.name,
+          origin: originOf(request),
+        });
+        return { ...withSignees(result), deliveries: result.deliveries };
+      },
+    );
+  }
+
+  app.post(
+    '/api/documents/:documentId/cancel',
+    {
+      onRequest,
+      schema: {
+        tags,
+        params: documentParams,
+        response: { 200: documentWithSigneesSchema, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      withSignees(
+        await documents.cancelDocument(d, {
+          documentId: request.params.documentId,
+          userId: principalOf(request).userId,
+          origin: originOf(request),
+        }),
+      ),
+  );
+
+  app.delete(
+    '/api/documents/:documentId',
+    {
+      onRequest,
+      schema: {
+        tags,
+        params: documentParams,
+        response: { 204: z.null(), ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await documents.deleteDocument(d, {
+        documentId: request.params.documentId,
+        userId: principalOf(request).userId,
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/documents/:documentId/audit-trail',
+    {
+      onRequest,
+      schema: {
+        tags,
+        params: documentParams,
+        response: {
+          200: z.object({ auditTrail: z.array(auditEntrySchema) }),
+          ...errorResponses(401, 403, 404),
+        },
+      },
+    },
+    async (request) => ({
+      auditTrail: await documents.getAuditTrail(d, {
+        documentId: request.params.documentId,
+        userId: principalOf(request).userId,
+      }),
+    }),
+  );
+}

@@ -1,0 +1,289 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { newId, nowIso } from '../../lib/ids.js';
+import { recordStatusChange } from '../events/events.service.js';
+import type { Storage } from '../storage/storage.js';
+import { findTenant } from '../tenants/tenants.repo.js';
+import { requireMembership } from '../tenants/tenants.service.js';
+import { listAudit, recordAudit, type RequestOrigin } from './audit.js';
+import * as repo from './documents.repo.js';
+import { createDownloadUrl } from './download-url.js';
+
+/** What document services need. */
+export type DocumentDeps = {
+  db: Db;
+  storage: Storage;
+  config: Pick<Config, 'publicUrl' | 'secretKey' | 'downloadUrlTtlSeconds'>;
+};
+
+/** The API form of a document, with a fresh download URL. */
+export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
+  return {
+    id: d.id,
+    tenantId: d.tenant_id,
+    folderId: d.folder_id,
+    name: d.name,
+    status: d.status,
+    pinned: d.pinned,
+    createdAt: d.created_at,
+    updatedAt: d.updated_at,
+    source: d.source,
+    userId: d.user_id,
+    signingMethod: d.signing_method,
+    signingMessage: d.signing_message,
+    signingOrderEnabled: d.signing_order_enabled === null ? null : d.signing_order_enabled === 1,
+    signingGroupsEnabled: d.signing_groups_enabled === 1,
+    reminderCooldownUntil: d.reminder_cooldown_until,
+    emailLanguage: d.email_language,
+    file: d.status === 'signed' && d.sealed_file ? d.sealed_file : d.file,
+    originalFile: d.original_file,
+    hash: d.hash,
+    downloadUrl: createDownloadUrl({
+      publicUrl: deps.config.publicUrl,
+      secretKey: deps.config.secretKey,
+      ttlSeconds: deps.config.downloadUrlTtlSeconds,
+      documentId: d.id,
+      kind: d.status === 'signed' && d.sealed_file ? 'sealed' : 'original',
+    }),
+  };
+}
+
+/** The API form of a signee. */
+export function presentSignee(s: repo.SigneeRow) {
+  return {
+    id: s.id,
+    documentId: s.document_id,
+    email: s.email,
+    name: s.name,
+    status: s.status,
+    userId: s.user_id,
+    signingOrder: s.signing_order,
+    signingGroupId: s.signing_group_id,
+    signedAt: s.signed_at,
+    createdAt: s.created_at,
+    updatedAt: s.updated_at,
+  };
+}
+
+/** An uploaded, checked file waiting for its document row. */
+export type StoredUpload = {
+  documentId: string;
+  key: string;
+  size: number;
+  sha256: string;
+  filename: string;
+};
+
+/** Creates a draft document with its signees for an already stored upload. No invitations. */
+export async function createDocument(
+  deps: DocumentDeps,
+  input: {
+    userId: string;
+    tenantId: string;
+    upload: StoredUpload;
+    name?: string;
+    signingMessage?: string;
+    signingOrderEnabled?: boolean;
+    signingGroupsEnabled?: boolean;
+    signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
+    origin: RequestOrigin;
+  },
+) {
+  const now = nowIso();
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, { ...input, action: 'document.create' });
+    const tenant = await findTenant(trx, input.tenantId);
+    if (!tenant) throw new AppError('not_found', 'No such tenant.');
+    const document: repo.DocumentRow = {
+      id: input.upload.documentId,
+      tenant_id: input.tenantId,
+      folder_id: null,
+      name: input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document'),
+      status: 'draft',
+      pinned: null,
+      source: 'uploaded',
+      user_id: input.userId,
+      signing_method: 'email',
+      signing_message: input.signingMessage ?? null,
+      signing_order_enabled:
+        input.signingOrderEnabled === undefined ? null : input.signingOrderEnabled ? 1 : 0,
+      signing_groups_enabled: input.signingGroupsEnabled ? 1 : 0,
+      reminder_cooldown_until: null,
+      email_language: tenant.email_language,
+      file: input.upload.key,
+      original_file: input.upload.filename,
+      content_type: 'application/pdf',
+      size_bytes: input.upload.size,
+      original_sha256: input.upload.sha256,
+      hash: null,
+      sealed_file: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const signees: repo.SigneeRow[] = input.signees.map((s, position) => ({
+      id: newId(),
+      document_id: document.id,
+      tenant_id: input.tenantId,
+      email: s.email,
+      name: s.name,
+      status: 'pending',
+      user_id: input.userId,
+      signing_order: s.signingOrder ?? null,
+      signing_group_id: s.signingGroupId ?? null,
+      signed_at: null,
+      position,
+      token_hash: null,
+      invited_at: null,
+      declined_at: null,
+      decline_reason: null,
+      signature_file: null,
+      signature_typed: null,
+      created_at: now,
+      updated_at: now,
+    }));
+    await repo.insertDocument(trx, document, signees);
+    await recordAudit(trx, {
+      documentId: document.id,
+      tenantId: input.tenantId,
+      action: 'created',
+      actor: `user:${input.userId}`,
+      origin: input.origin,
+      details: { originalFile: document.original_file, sha256: document.original_sha256 },
+      at: now,
+    });
+    return { document, signees };
+  });
+}
+
+/** A document the caller may access (404 otherwise), with its signees. */
+export async function getDocument(
+  deps: DocumentDeps,
+  input: { documentId: string; userId: string },
+) {
+  const document = await repo.findDocument(deps.db.kysely, input.documentId);
+  if (!document) throw new AppError('not_found', 'No such document.');
+  await requireMembership(deps.db.kysely, {
+    tenantId: document.tenant_id,
+    userId: input.userId,
+    action: 'document.read',
+  });
+  return { document, signees: await repo.listSignees(deps.db.kysely, document.id) };
+}
+
+function decodeCursor(cursor: string) {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+  } catch {
+    // fall through to the error below
+  }
+  throw new AppError('validation_failed', 'Invalid cursor.', {
+    errors: [{ path: 'querystring.cursor', message: 'is not a cursor returned by this API' }],
+  });
+}
+
+/** A page of a tenant's documents, newest first, keyset-paginated. */
+export async function listDocuments(
+  deps: DocumentDeps,
+  input: {
+    userId: string;
+    tenantId: string;
+    status?: repo.DocumentRow['status'];
+    limit: number;
+    cursor?: string;
+  },
+) {
+  await requireMembership(deps.db.kysely, { ...input, action: 'document.read' });
+  const rows = await repo.listDocuments(deps.db.kysely, {
+    tenantId: input.tenantId,
+    status: input.status,
+    limit: input.limit + 1,
+    after: input.cursor ? decodeCursor(input.cursor) : undefined,
+  });
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > input.limit && last
+      ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url')
+      : null;
+  return { documents: page, nextCursor };
+}
+
+/** Cancels a document in process: terminal, links stop working. */
+export async function cancelDocument(
+  deps: DocumentDeps,
+  input: { documentId: string; userId: string; origin: RequestOrigin },
+) {
+  const { document } = await getDocument(deps, input);
+  const now = nowIso();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, {
+      tenantId: document.tenant_id,
+      userId: input.userId,
+      action: 'document.manage',
+    });
+    const moved = await repo.transitionDocument(trx, {
+      documentId: document.id,
+      from: ['in_process'],
+      to: 'cancelled',
+      at: now,
+    });
+    if (!moved) {
+      throw new AppError('invalid_status', `Only a document in process can be cancelled.`);
+    }
+    await recordStatusChange(trx, {
+      tenantId: document.tenant_id,
+      documentId: document.id,
+      oldStatus: 'in_process',
+      newStatus: 'cancelled',
+      changedAt: now,
+    });
+    await recordAudit(trx, {
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      action: 'cancelled',
+      actor: `user:${input.userId}`,
+      origin: input.origin,
+      at: now,
+    });
+  });
+  return getDocument(deps, input);
+}
+
+/** Deletes a document that is not being signed or sealed, and its files. */
+export async function deleteDocument(
+  deps: DocumentDeps,
+  input: { documentId: string; userId: string },
+) {
+  const { document } = await getDocument(deps, input);
+  const files = await deps.db.kysely.transaction().execute(async (trx) => {
+    const current = await repo.findDocument(trx, document.id);
+    if (!current) throw new AppError('not_found', 'No such document.');
+    if (current.status === 'in_process' || current.status === 'pending_seal') {
+      throw new AppError(
+        'invalid_status',
+        'A document in process or being sealed cannot be deleted; cancel it first.',
+      );
+    }
+    const signatureFiles = (await repo.listSignees(trx, document.id))
+      .map((s) => s.signature_file)
+      .filter((f): f is string => f !== null);
+    await repo.deleteDocument(trx, document.id);
+    return [current.file, current.sealed_file, ...signatureFiles].filter(
+      (f): f is string => f !== null,
+    );
+  });
+  // Rows first, files after: a crash in between leaves orphan files, which cleanup removes,
+  // never a row pointing at a missing file.
+  for (const key of files) await deps.storage.delete(key);
+}
+
+/** The audit trail of a document the caller may read. */
+export async function getAuditTrail(
+  deps: DocumentDeps,
+  input: { documentId: string; userId: string },
+) {
+  const { document } = await getDocument(deps, input);
+  return listAudit(deps.db.kysely, document.id);
+}

@@ -1,0 +1,303 @@
+import { createHmac } from 'node:crypto';
+import { AppError } from '../../http/errors.js';
+import type { DbOrTrx } from '../../jobs/queue.js';
+import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
+import { recordStatusChange } from '../events/events.service.js';
+import { deliverEmail, queueEmail, type MailTransport } from '../mail/mail.service.js';
+import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
+import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
+import { requireMembership } from '../tenants/tenants.service.js';
+import { recordAudit, type RequestOrigin } from './audit.js';
+import * as repo from './documents.repo.js';
+import { getDocument, type DocumentDeps } from './documents.service.js';
+
+/** What sending needs beyond document access. */
+export type SendingDeps = DocumentDeps & {
+  transport: MailTransport;
+  mailFrom: string;
+  wakeJobs: () => void;
+};
+
+/** One signee's invitation result, as send-for-signing and remind report it. */
+export type Delivery = {
+  signeeId: string;
+  email: string;
+  status: 'sent' | 'scheduled' | 'failed' | 'link';
+  error: string | null;
+  signingUrl?: string;
+};
+
+type Invite = { signee: repo.SigneeRow; emailId: string | null; signingUrl: string };
+
+// A fallback only: the request delivers invitations itself; the job acts if it could not.
+const FALLBACK_DELAY_MS = 60_000;
+
+/**
+ * The signing link token of a signee: an HMAC of its id under the service secret, so reminders
+ * can repeat the same link while only its hash is stored.
+ */
+export function signingTokenFor(secretKey: string, signeeId: string): string {
+  return `sg_${createHmac('sha256', secretKey).update(`signing:${signeeId}`).digest('base64url')}`;
+}
+
+/** Pending signees whose turn it is (signing order waves; a signed group needs no one else). */
+export function currentWave(document: repo.DocumentRow, signees: repo.SigneeRow[]) {
+  const signedGroups = new Set(
+    signees
+      .filter((s) => s.status === 'signed' && s.signing_group_id)
+      .map((s) => s.signing_group_id),
+  );
+  const open = signees.filter(
+    (s) =>
+      s.status === 'pending' &&
+      !(
+        document.signing_groups_enabled === 1 &&
+        s.signing_group_id &&
+        signedGroups.has(s.signing_group_id)
+      ),
+  );
+  if (document.signing_order_enabled !== 1 || open.length === 0) return open;
+  // A signee without a number joins the first wave.
+  const order = (s: repo.SigneeRow) => s.signing_order ?? 1;
+  const first = Math.min(...open.map(order));
+  return open.filter((s) => order(s) === first);
+}
+
+/**
+ * Issues links to the given signees and, when the tenant e-mails invitations, queues the
+ * e-mails, inside the caller's transaction. Deliver the result with deliverInvitations after
+ * commit.
+ */
+export async function inviteSignees(
+  trx: DbOrTrx,
+  deps: Pick<DocumentDeps, 'config'>,
+  input: {
+    document: repo.DocumentRow;
+    signees: repo.SigneeRow[];
+    senderName: string;
+    reminder?: boolean;
+    origin?: RequestOrigin;
+  },
+): Promise<Invite[]> {
+  const tenant = await findTenant(trx, input.document.tenant_id);
+  const viaEmail = tenant?.invitation_emails === 1;
+  const now = nowIso();
+  const invites: Invite[] = [];
+  for (const signee of input.signees) {
+    const token = signingTokenFor(deps.config.secretKey, signee.id);
+    const signingUrl = `${deps.config.publicUrl}/sign/${token}`;
+    await repo.updateSignee(trx, signee.id, {
+      token_hash: hashSecret(token),
+      invited_at: signee.invited_at ?? now,
+      updated_at: now,
+    });
+    let emailId: string | null = null;
+    if (viaEmail) {
+      emailId = await queueEmail(trx, {
+        to: signee.email,
+        tenantId: input.document.tenant_id,
+        jobDelayMs: FALLBACK_DELAY_MS,
+        ...renderInvitation({
+          language: input.document.email_language as EmailLanguage,
+          signeeName: signee.name,
+          senderName: input.senderName,
+          documentName: input.document.name,
+          signingUrl,
+          signingMessage: input.document.signing_message,
+          reminder: input.reminder,
+        }),
+      });
+    } else {
+      await recordAudit(trx, {
+        documentId: input.document.id,
+        tenantId: input.document.tenant_id,
+        action: 'link issued',
+        actor: 'system',
+        signeeId: signee.id,
+        origin: input.origin,
+        at: now,
+      });
+    }
+    invites.push({ signee, emailId, signingUrl });
+  }
+  return invites;
+}
+
+/** Hands queued invitations to the mail transport now and records each result. */
+export async function deliverInvitations(
+  deps: SendingDeps,
+  document: repo.DocumentRow,
+  invites: Invite[],
+): Promise<Delivery[]> {
+  return Promise.all(
+    invites.map(async ({ signee, emailId, signingUrl }): Promise<Delivery> => {
+      const base = { signeeId: signee.id, email: signee.email };
+      if (!emailId) return { ...base, status: 'link', error: null, signingUrl };
+      let error: string | null = null;
+      try {
+        await deliverEmail(
+          { db: deps.db, transport: deps.transport, mailFrom: deps.mailFrom },
+          emailId,
+        );
+      } catch (err) {
+        error = err instanceof Error ? err.message : String(err);
+      }
+      await recordAudit(deps.db.kysely, {
+        documentId: document.id,
+        tenantId: document.tenant_id,
+        action: error ? 'e-mail failed' : 'e-mailed',
+        actor: 'system',
+        signeeId: signee.id,
+        details: error ? { to: signee.email, error } : { to: signee.email },
+      });
+      return { ...base, status: error ? 'failed' : 'sent', error };
+    }),
+  );
+}
+
+/** draft → in_process: consumes one credit per signee and invites the first wave, atomically. */
+export async function sendForSigning(
+  deps: SendingDeps,
+  input: { documentId: string; userId: string; senderName: string; origin: RequestOrigin },
+) {
+  const { document } = await getDocument(deps, input);
+  const now = nowIso();
+  const { invites, waiting, sent } = await deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, {
+      tenantId: document.tenant_id,
+      userId: input.userId,
+      action: 'document.send',
+    });
+    const moved = await repo.transitionDocument(trx, {
+      documentId: document.id,
+      from: ['draft'],
+      to: 'in_process',
+      at: now,
+      set: { hash: document.original_sha256 },
+    });
+    if (!moved) {
+      const current = await repo.findDocument(trx, document.id);
+      throw new AppError(
+        'invalid_status',
+        `Only a draft can be sent for signing; this document is ${current?.status ?? 'gone'}.`,
+      );
+    }
+    const signees = await repo.listSignees(trx, document.id);
+    const balance = await changeCredits(trx, {
+      tenantId: document.tenant_id,
+      delta: -signees.length,
+      reason: 'send-for-signing',
+      reference: document.id,
+    });
+    if (balance === null) {
+      throw new AppError(
+        'insufficient_credits',
+        `Sending needs ${signees.length} credit(s), one per signee; the tenant has fewer.`,
+      );
+    }
+    await recordStatusChange(trx, {
+      tenantId: document.tenant_id,
+      documentId: document.id,
+      oldStatus: 'draft',
+      newStatus: 'in_process',
+      changedAt: now,
+    });
+    await recordAudit(trx, {
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      action: 'sent',
+      actor: `user:${input.userId}`,
+      origin: input.origin,
+      details: { signees: signees.length, creditsUsed: signees.length },
+      at: now,
+    });
+    const sentDoc = { ...document, status: 'in_process' as const };
+    const wave = currentWave(sentDoc, signees);
+    const invites = await inviteSignees(trx, deps, {
+      document: sentDoc,
+      signees: wave,
+      senderName: input.senderName,
+      origin: input.origin,
+    });
+    const invited = new Set(wave.map((s) => s.id));
+    return { invites, waiting: signees.filter((s) => !invited.has(s.id)), sent: sentDoc };
+  });
+  deps.wakeJobs();
+  const delivered = await deliverInvitations(deps, sent, invites);
+  const scheduled: Delivery[] = waiting.map((s) => ({
+    signeeId: s.id,
+    email: s.email,
+    status: 'scheduled',
+    error: null,
+  }));
+  const byId = new Map([...delivered, ...scheduled].map((d) => [d.signeeId, d]));
+  const result = await getDocument(deps, input);
+  return { ...result, deliveries: result.signees.map((s) => byId.get(s.id)!) };
+}
+
+/** Re-invites pending signees whose turn it is, at most once per the tenant's cooldown. */
+export async function remindSignees(
+  deps: SendingDeps,
+  input: { documentId: string; userId: string; senderName: string; origin: RequestOrigin },
+) {
+  const { document } = await getDocument(deps, input);
+  const now = nowIso();
+  const invites = await deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, {
+      tenantId: document.tenant_id,
+      userId: input.userId,
+      action: 'document.send',
+    });
+    const current = await repo.findDocument(trx, document.id);
+    if (!current || current.status !== 'in_process') {
+      throw new AppError('invalid_status', 'Only a document in process can be reminded.');
+    }
+    const tenant = await findTenant(trx, document.tenant_id);
+    const until = isoIn((tenant?.reminder_cooldown_minutes ?? 60) * 60_000);
+    const claimed = await trx
+      .updateTable('documents')
+      .set({ reminder_cooldown_until: until, updated_at: now })
+      .where('id', '=', document.id)
+      .where('status', '=', 'in_process')
+      .where((eb) =>
+        eb.or([
+          eb('reminder_cooldown_until', 'is', null),
+          eb('reminder_cooldown_until', '<=', now),
+        ]),
+      )
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) {
+      const retryAfter = Math.max(
+        1,
+        Math.ceil((Date.parse(current.reminder_cooldown_until ?? now) - Date.now()) / 1000),
+      );
+      throw new AppError(
+        'reminder_cooldown',
+        `Reminders are on cooldown until ${current.reminder_cooldown_until}.`,
+        { headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+    const wave = currentWave(current, await repo.listSignees(trx, document.id));
+    for (const signee of wave) {
+      await recordAudit(trx, {
+        documentId: document.id,
+        tenantId: document.tenant_id,
+        action: 'reminded',
+        actor: `user:${input.userId}`,
+        signeeId: signee.id,
+        origin: input.origin,
+        at: now,
+      });
+    }
+    return inviteSignees(trx, deps, {
+      document: current,
+      signees: wave,
+      senderName: input.senderName,
+      reminder: true,
+      origin: input.origin,
+    });
+  });
+  deps.wakeJobs();
+  const deliveries = await deliverInvitations(deps, document, invites);
+  return { ...(await getDocument(deps, input)), deliveries };
+}

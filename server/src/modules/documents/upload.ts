@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { AppError, type FieldError } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Storage } from '../storage/storage.js';
+import type { StoredUpload } from './documents.service.js';
+
+/** The parts of a quick-create request: text fields, and the file already in storage. */
+export type ParsedUpload = {
+  fields: Record<string, string>;
+  upload: StoredUpload | null;
+  errors: FieldError[];
+};
+
+// The uploaded name is shown back to people, never used as a path: keep its last segment,
+// drop control characters, bound its length.
+function cleanFilename(name: string | undefined): string {
+  const last = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = last
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
+  return clean || 'document.pdf';
+}
+
+/**
+ * Reads a multipart quick-create body, streaming the one file straight to storage while
+ * hashing it, so memory stays flat whatever the size. On any error the stored file is removed.
+ */
+export async function readQuickCreateParts(
+  request: FastifyRequest,
+  storage: Storage,
+): Promise<ParsedUpload> {
+  const fields: Record<string, string> = {};
+  const errors: FieldError[] = [];
+  let upload: StoredUpload | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || upload) {
+          part.file.resume();
+          await new Promise((resolve) => part.file.on('end', resolve));
+          errors.push({
+            path: part.fieldname,
+            message: 'exactly one file is accepted, in the part named "file"',
+          });
+          continue;
+        }
+        const documentId = newId();
+        const key = `documents/${documentId}/original.pdf`;
+        const hash = createHash('sha256');
+        const hasher = new Transform({
+          transform(chunk, _enc, done) {
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        });
+        part.file.on('error', (err) => hasher.destroy(err));
+        // Stop at the limit instead of reading (and discarding) the rest of the upload.
+        part.file.on('limit', () =>
+          hasher.destroy(
+            new AppError('payload_too_large', 'The file must be smaller than 50 MiB.'),
+          ),
+        );
+        upload = { documentId, key, size: 0, sha256: '', filename: cleanFilename(part.filename) };
+        const { size } = await storage.put(key, part.file.pipe(hasher), 'application/pdf');
+        if (part.file.truncated) {
+          throw new AppError('payload_too_large', 'The file must be smaller than 50 MiB.');
+        }
+        upload.size = size;
+        upload.sha256 = hash.digest('hex');
+      } else {
+        if (part.fieldname in fields) {
+          errors.push({ path: part.fieldname, message: 'must be sent once' });
+        }
+        if (part.valueTruncated) {
+          errors.push({ path: part.fieldname, message: 'is too long' });
+        }
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (err) {
+    if (upload) await storage.delete(upload.key);
+    throw isMultipartSyntaxError(err)
+      ? new AppError('malformed_request', `Malformed multipart body: ${(err as Error).message}`)
+      : err;
+  }
+  return { fields, upload, errors };
+}
+
+// The multipart parser's own errors carry no code; recognise them by message so a broken body
+// is a 400, not a 500.
+function isMultipartSyntaxError(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    !(err instanceof AppError) &&
+    !(err as { code?: unknown }).code &&
+    /multipart|Part terminated|boundary|Malformed part header/i.test(err.message)
+  );
+}

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { createLocalStorage } from './local-storage.js';
+
+/** Where files live: local disk by default, or an S3-compatible bucket. Keys are ours, never user input. */
+export type Storage = {
+  /** Streams a body to `key`; the object appears whole or not at all. Returns its size. */
+  put: (key: string, body: Readable | Buffer, contentType: string) => Promise<{ size: number }>;
+  /** Streams an object; rejects with code 'ENOENT' when missing. */
+  get: (key: string) => Promise<Readable>;
+  /** Reads bytes [start, end] inclusive (for cheap structure checks of large files). */
+  readRange: (key: string, start: number, end: number) => Promise<Buffer>;
+  /** Removes an object; a missing one is not an error. */
+  delete: (key: string) => Promise<void>;
+  /** Lists keys under a prefix (cleanup of orphans). */
+  list: (prefix: string) => Promise<Array<{ key: string; modifiedAt: Date }>>;
+};
+
+/** Reads a whole object into memory (small files: signature images, sealed output checks). */
+export async function readAll(storage: Storage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage.get(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Local files in DATA_DIR/files unless STORAGE_URL selects a bucket. */
+export function createStorage(config: { dataDir: string; storageUrl: string | null }): Storage {
+  if (config.storageUrl) throw new Error('STORAGE_URL (S3) is not supported yet');
+  return createLocalStorage(path.join(config.dataDir, 'files'));
+}

@@ -1,0 +1,176 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
+import { addWebhook, setupTenant } from './fixtures.js';
+import { startReceiver, type Receiver } from './receiver.js';
+import {
+  spawnService,
+  triggerDocumentEventOn,
+  waitForRecordedAttempt,
+  type ServiceProcess,
+} from './service-process.js';
+
+const SECRET_KEY = 's'.repeat(48);
+const LATE_MS = 200;
+
+// Real `signet serve` processes on the engine's database; the in-test context (no workers)
+// creates users and webhooks and reads the tables.
+function serviceEnv(ctx: TestContext, schedule: string): Record<string, string> {
+  return {
+    DATA_DIR: ctx.config.dataDir,
+    ...(ctx.config.databaseUrl ? { DATABASE_URL: ctx.config.databaseUrl } : {}),
+    SECRET_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_RETRY_SCHEDULE_MS: schedule,
+    WEBHOOK_TIMEOUT_MS: '400',
+  };
+}
+
+describe.each(ENGINES)('durable delivery across SIGKILL on %s', (engine) => {
+  let ctx: TestContext;
+  let receiver: Receiver;
+  const services: ServiceProcess[] = [];
+  beforeAll(async () => {
+    ctx = await createTestContext(engine, { env: { SECRET_KEY }, workers: false });
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((s) => s.kill9()));
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await ctx.close();
+  });
+
+  it('resumes the schedule after kill -9: on time when not yet due, at once when overdue', async () => {
+    // Attempt 2 at 7 s leaves room for a restart (~4 s); attempt 3 at 8 s falls inside the
+    // second restart, so it is overdue when the third process comes up.
+    const env = serviceEnv(ctx, '0,7000,8000');
+    receiver.on('/durable', () => ({ status: 500 }));
+    const { owner, tenant } = await setupTenant(ctx);
+    await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/durable'));
+
+    const first = await spawnService(env);
+    services.push(first);
+    const event = await triggerDocumentEventOn(first, ctx, owner.apiKey, tenant.id);
+    await receiver.waitFor('/durable', 1);
+    await waitForRecordedAttempt(ctx, event.eventId, 1);
+    await first.kill9();
+
+    const second = await spawnService(env);
+    services.push(second);
+    const delivery = await ctx.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select(['dispatched_at'])
+      .where('event_id', '=', event.eventId)
+      .executeTakeFirstOrThrow();
+    const dispatch = Date.parse(delivery.dispatched_at!);
+    expect(second.readyAt).toBeLessThan(dispatch + 7000);
+    const [, attempt2] = await receiver.waitFor('/durable', 2, 15_000);
+    expect(attempt2.headers['x-service-webhook-attempt']).toBe('2');
+    expect(attempt2.at - (dispatch + 7000)).toBeGreaterThanOrEqual(-5);
+    expect(attempt2.at - (dispatch + 7000)).toBeLessThanOrEqual(LATE_MS);
+    await waitForRecordedAttempt(ctx, event.eventId, 2);
+    await second.kill9();
+
+    const third = await spawnService(env);
+    services.push(third);
+    expect(third.spawnedAt).toBeGreaterThan(dispatch + 7000);
+    const [, , attempt3] = await receiver.waitFor('/durable', 3, 15_000);
+    expect(attempt3.headers['x-service-webhook-attempt']).toBe('3');
+    if (third.spawnedAt > dispatch + 8000) {
+      // Overdue: made as soon as the new process's runner starts.
+      expect(attempt3.at).toBeGreaterThan(third.spawnedAt);
+      expect(attempt3.at - third.readyAt).toBeLessThan(1000);
+    } else {
+      expect(attempt3.at - (dispatch + 8000)).toBeLessThanOrEqual(LATE_MS);
+    }
+    await waitForRecordedAttempt(ctx, event.eventId, 3);
+    await new Promise((r) => setTimeout(r, 500));
+    const requests = receiver.received('/durable');
+    expect(requests.map((r) => r.headers['x-service-webhook-attempt'])).toEqual(['1', '2', '3']);
+    for (const r of requests) expect(r.body.equals(requests[0].body)).toBe(true);
+    const attempts = await ctx.db.kysely
+      .selectFrom('webhook_attempts')
+      .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_attempts.delivery_id')
+      .select(['attempt', 'status_code', 'error', 'webhook_deliveries.status'])
+      .where('event_id', '=', event.eventId)
+      .orderBy('attempt')
+      .execute();
+    expect(attempts).toEqual([
+      { attempt: 1, status_code: 500, error: null, status: 'failed' },
+      { attempt: 2, status_code: 500, error: null, status: 'failed' },
+      { attempt: 3, status_code: 500, error: null, status: 'failed' },
+    ]);
+  });
+});
+
+describe('two service processes on one PostgreSQL', () => {
+  let ctx: TestContext;
+  let receiver: Receiver;
+  const services: ServiceProcess[] = [];
+  beforeAll(async () => {
+    ctx = await createTestContext('postgres', { env: { SECRET_KEY }, workers: false });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((s) => s.kill9()));
+    await receiver.close();
+    await ctx.close();
+  });
+
+  it('makes each attempt exactly once', async () => {
+    const env = serviceEnv(ctx, '0,300,1200');
+    const seen = new Map<string, number>();
+    // Fail attempts 1 and 2 of every event, accept attempt 3: every attempt is exercised.
+    const behaviour = (path: string) => (request: { headers: Record<string, unknown> }) => {
+      const key = `${path} ${String(request.headers['x-service-webhook-id'])}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      return { status: seen.get(key)! < 3 ? 500 : 200 };
+    };
+    receiver.on('/two/a', behaviour('/two/a'));
+    receiver.on('/two/b', behaviour('/two/b'));
+    const { owner, tenant } = await setupTenant(ctx);
+    await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/two/a'));
+    await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/two/b'));
+    const [p1, p2] = await Promise.all([spawnService(env), spawnService(env)]);
+    services.push(p1, p2);
+
+    const events = 20;
+    const ids: string[] = [];
+    await Promise.all(
+      [p1, p2].map(async (service, i) => {
+        for (let n = i; n < events; n += 2) {
+          ids.push((await triggerDocumentEventOn(service, ctx, owner.apiKey, tenant.id)).eventId);
+        }
+      }),
+    );
+    await receiver.waitFor('/two/a', events * 3, 30_000);
+    await receiver.waitFor('/two/b', events * 3, 30_000);
+    await new Promise((r) => setTimeout(r, 1500));
+
+    for (const path of ['/two/a', '/two/b']) {
+      const requests = receiver.received(path);
+      expect(requests).toHaveLength(events * 3);
+      const keys = requests.map(
+        (r) =>
+          `${String(r.headers['x-service-webhook-id'])}#${String(r.headers['x-service-webhook-attempt'])}`,
+      );
+      expect(new Set(keys).size).toBe(events * 3);
+      for (const id of ids) {
+        for (const n of [1, 2, 3]) expect(keys).toContain(`${id}#${n}`);
+      }
+    }
+    const deliveries = await ctx.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempt_count'])
+      .where('tenant_id', '=', tenant.id)
+      .execute();
+    expect(deliveries).toHaveLength(events * 2);
+    expect(deliveries.every((d) => d.status === 'succeeded' && d.attempt_count === 3)).toBe(true);
+    // Both processes took part (each logs the attempts it made).
+    const made = [p1, p2].map((p) => p.logs.filter((l) => l.msg === 'webhook attempt').length);
+    expect(made[0] + made[1]).toBe(events * 2 * 3);
+    expect(made[0]).toBeGreaterThan(0);
+    expect(made[1]).toBeGreaterThan(0);
+  });
+});
