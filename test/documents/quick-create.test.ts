@@ -221,8 +221,8 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
     const form = new FormData();
     form.append('tenantId', tenantId);
     form.append('signees', JSON.stringify([{ email: 'a@example.com', name: 'A' }]));
-    form.append('file', new Blob([makePdf()]), 'a.pdf');
-    form.append('file', new Blob([makePdf()]), 'b.pdf');
+    form.append('file', new Blob([new Uint8Array(makePdf())]), 'a.pdf');
+    form.append('file', new Blob([new Uint8Array(makePdf())]), 'b.pdf');
     const two = await fetch(`${ctx.baseUrl}/api/documents/quick-create`, {
       method: 'POST',
       headers: { 'x-api-key': owner.apiKey },

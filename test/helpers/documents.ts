@@ -34,7 +34,7 @@ export async function quickCreate(
   if (parts.file !== null) {
     form.append(
       'file',
-      new Blob([parts.file ?? makePdf()], { type: 'application/pdf' }),
+      new Blob([new Uint8Array(parts.file ?? makePdf())], { type: 'application/pdf' }),
       parts.filename ?? 'contract.pdf',
     );
   }

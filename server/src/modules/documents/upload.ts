@@ -17,7 +17,7 @@ export type ParsedUpload = {
 // drop control characters, bound its length.
 function cleanFilename(name: string | undefined): string {
   const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+   
   const clean = last
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
