@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
-import { addWebhook, setupTenant } from './fixtures.js';
+import {
+  addWebhook,
+  setupTenant,
+  triggerDocumentEvent,
+  waitForDelivery,
+  WEBHOOK_TEST_ENV,
+} from './fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import {
   spawnService,
@@ -100,6 +106,76 @@ describe.each(ENGINES)('durable delivery across SIGKILL on %s', (engine) => {
       { attempt: 2, status_code: 500, error: null, status: 'failed' },
       { attempt: 3, status_code: 500, error: null, status: 'failed' },
     ]);
+  });
+});
+
+describe.each(ENGINES)('an attempt interrupted mid-flight on %s', (engine) => {
+  let ctx: TestContext;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    ctx = await createTestContext(engine, { env: WEBHOOK_TEST_ENV, workers: false });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await ctx.close();
+  });
+
+  it('counts it as made: a lease takeover never sends attempt 1 twice nor a 4th attempt', async () => {
+    receiver.on('/crashed', () => ({ status: 500 }));
+    const { owner, tenant } = await setupTenant(ctx);
+    const hook = await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/crashed'));
+    const event = await triggerDocumentEvent(ctx, owner.apiKey, tenant.id);
+    // What a worker leaves behind when it dies after announcing attempt 1, before recording
+    // its outcome: the attempt row started, the job running under a lease that has expired.
+    const delivery = await ctx.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('event_id', '=', event.eventId)
+      .executeTakeFirstOrThrow();
+    const startedAt = new Date(Date.now() - 31_000).toISOString();
+    await ctx.db.kysely
+      .insertInto('webhook_attempts')
+      .values({
+        delivery_id: delivery.id,
+        attempt: 1,
+        scheduled_at: startedAt,
+        started_at: startedAt,
+        finished_at: null,
+        status_code: null,
+        duration_ms: null,
+        error: null,
+      })
+      .execute();
+    await ctx.db.kysely
+      .updateTable('webhook_deliveries')
+      .set({ dispatched_at: startedAt })
+      .where('id', '=', delivery.id)
+      .execute();
+    await ctx.db.kysely
+      .updateTable('jobs')
+      .set({
+        status: 'running',
+        attempts: 1,
+        lease_until: new Date(Date.now() - 1000).toISOString(),
+      })
+      .where('kind', '=', 'webhook.attempt')
+      .where('payload', 'like', `%${delivery.id}%`)
+      .execute();
+
+    ctx.deps.jobs.start();
+    const done = await waitForDelivery(ctx, owner.apiKey, tenant.id, hook.id, event.eventId);
+    const requests = receiver.received('/crashed');
+    expect(requests.map((r) => r.headers['x-service-webhook-attempt'])).toEqual(['2', '3']);
+    expect(done.status).toBe('failed');
+    expect(done.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, null],
+      [2, 500],
+      [3, 500],
+    ]);
+    expect(done.attempts[0].error).toMatch(/^interrupted/);
+    // Attempts 2 and 3 were long overdue (dispatch was 31 s ago): made at once, in sequence.
+    expect(requests[1].at - requests[0].at).toBeLessThan(200);
   });
 });
 
