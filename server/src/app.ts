@@ -18,7 +18,7 @@ import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
-import { newId } from './lib/ids.js';
+import { memoize, newId } from './lib/ids.js';
 import { MAX_UPLOAD_BYTES } from './modules/documents/documents.schemas.js';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js';
@@ -32,6 +32,10 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { createStorage } from './modules/storage/storage.js';
+import { loadOrCreateSealCertificate } from './modules/sealing/seal-certificate.js';
+import { sealJob } from './modules/sealing/seal.job.js';
+import { registerVerifyRoutes } from './modules/sealing/verify.routes.js';
+import { registerSigningRoutes } from './modules/signing/signing.routes.js';
 
 /** Builds the whole service on a migrated database: plugins, error handling, routes, jobs. */
 export async function buildApp(options: {
@@ -109,6 +113,14 @@ export async function buildApp(options: {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const mailTransport = createMailTransport(config.smtpUrl);
+  const storage = createStorage(config);
+  const certificate = memoize(() =>
+    loadOrCreateSealCertificate({
+      dataDir: config.dataDir,
+      p12Path: config.sealP12Path ?? undefined,
+      p12Password: config.sealP12Password ?? undefined,
+    }),
+  );
   const webhookSender = createWebhookSender({
     allowPrivate: config.webhookAllowPrivateUrls,
     timeoutMs: config.webhookTimeoutMs,
@@ -116,6 +128,7 @@ export async function buildApp(options: {
   const definitions: JobDefinition[] = [
     mailSendJob({ db, transport: mailTransport, mailFrom: config.mailFrom }),
     webhookAttemptJob({ db, config, sender: webhookSender, logger: app.log }),
+    sealJob({ db, storage, sandbox: config.env === 'sandbox', tsaUrl: config.tsaUrl, certificate }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({
@@ -126,7 +139,6 @@ export async function buildApp(options: {
       burst: config.rateLimitBurst,
     }),
   });
-  const storage = createStorage(config);
   const deps: AppDeps = { config, db, auth, jobs, mailTransport, idempotency, storage };
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -137,6 +149,8 @@ export async function buildApp(options: {
   registerEventRoutes(app, deps);
   registerDocumentRoutes(app, deps);
   registerFileRoutes(app, deps);
+  registerSigningRoutes(app, deps);
+  registerVerifyRoutes(app, { ...deps, certificate });
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 
   app.addHook('onClose', async () => {

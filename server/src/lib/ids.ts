@@ -34,3 +34,15 @@ export function safeEqual(a: string, b: string): boolean {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+/** Runs an async factory once and shares its promise; a failure is retried on the next call. */
+export function memoize<T>(factory: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    pending ??= factory().catch((err) => {
+      pending = null;
+      throw err;
+    });
+    return pending;
+  };
+}

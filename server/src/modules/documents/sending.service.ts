@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Config } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
@@ -70,13 +71,15 @@ export function currentWave(document: repo.DocumentRow, signees: repo.SigneeRow[
  */
 export async function inviteSignees(
   trx: DbOrTrx,
-  deps: Pick<DocumentDeps, 'config'>,
+  deps: { config: Pick<Config, 'publicUrl' | 'secretKey'> },
   input: {
     document: repo.DocumentRow;
     signees: repo.SigneeRow[];
     senderName: string;
     reminder?: boolean;
     origin?: RequestOrigin;
+    /** True when the caller delivers the e-mails itself right after commit (and reports them). */
+    deliverInRequest?: boolean;
   },
 ): Promise<Invite[]> {
   const tenant = await findTenant(trx, input.document.tenant_id);
@@ -96,7 +99,7 @@ export async function inviteSignees(
       emailId = await queueEmail(trx, {
         to: signee.email,
         tenantId: input.document.tenant_id,
-        jobDelayMs: FALLBACK_DELAY_MS,
+        jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
         ...renderInvitation({
           language: input.document.email_language as EmailLanguage,
           signeeName: signee.name,
@@ -218,6 +221,7 @@ export async function sendForSigning(
       signees: wave,
       senderName: input.senderName,
       origin: input.origin,
+      deliverInRequest: true,
     });
     const invited = new Set(wave.map((s) => s.id));
     return { invites, waiting: signees.filter((s) => !invited.has(s.id)), sent: sentDoc };
@@ -295,6 +299,7 @@ export async function remindSignees(
       senderName: input.senderName,
       reminder: true,
       origin: input.origin,
+      deliverInRequest: true,
     });
   });
   deps.wakeJobs();

@@ -17,7 +17,7 @@ export type ParsedUpload = {
 // drop control characters, bound its length.
 function cleanFilename(name: string | undefined): string {
   const last = (name ?? '').split(/[\\/]/).pop() ?? '';
-   
+
   const clean = last
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../../db/database.js';
+import { defineJob } from '../../jobs/runner.js';
+import { nowIso } from '../../lib/ids.js';
+import { listAudit, recordAudit } from '../documents/audit.js';
+import * as repo from '../documents/documents.repo.js';
+import { recordStatusChange } from '../events/events.service.js';
+import { SEAL_JOB } from '../signing/signing.service.js';
+import { readAll, type Storage } from '../storage/storage.js';
+import type { SealCertificate } from './seal-certificate.js';
+import { sealPdf } from './seal-pdf.js';
+
+/** What sealing needs. */
+export type SealDeps = {
+  db: Db;
+  storage: Storage;
+  sandbox: boolean;
+  tsaUrl: string | null;
+  certificate: () => Promise<SealCertificate>;
+};
+
+/**
+ * Seals a document in pending_seal: builds the sealed PDF, stores it, then moves the document
+ * to signed in one transaction. Safe to run twice: a document no longer in pending_seal is
+ * left alone, and a rerun after a crash overwrites the same sealed file before committing.
+ */
+export async function sealDocument(deps: SealDeps, documentId: string): Promise<void> {
+  const document = await repo.findDocument(deps.db.kysely, documentId);
+  if (!document || document.status !== 'pending_seal') return;
+  const signees = await repo.listSignees(deps.db.kysely, documentId);
+  const signed = signees.filter((s) => s.status === 'signed');
+  const signatures = await Promise.all(
+    signed.map(async (s) => ({
+      name: s.name,
+      email: s.email,
+      signedAt: s.signed_at!,
+      image: s.signature_file ? await readAll(deps.storage, s.signature_file) : undefined,
+      typedName: s.signature_typed ?? undefined,
+    })),
+  );
+  const trail = await listAudit(deps.db.kysely, documentId);
+  const sealed = await sealPdf({
+    original: await readAll(deps.storage, document.file),
+    signatures,
+    auditEntries: trail.map((e) => ({
+      at: e.createdAt,
+      action: e.action,
+      actor: describeActor(e.actor, signees),
+      ip: e.ip,
+      userAgent: e.userAgent,
+    })),
+    documentName: document.name,
+    documentId: document.id,
+    originalSha256: document.original_sha256,
+    sandbox: deps.sandbox,
+    certificate: await deps.certificate(),
+    tsaUrl: deps.tsaUrl ?? undefined,
+  });
+  const key = `documents/${document.id}/sealed.pdf`;
+  await deps.storage.put(key, Buffer.from(sealed), 'application/pdf');
+  const hash = createHash('sha256').update(sealed).digest('hex');
+  const now = nowIso();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const moved = await repo.transitionDocument(trx, {
+      documentId,
+      from: ['pending_seal'],
+      to: 'signed',
+      at: now,
+      set: { sealed_file: key, hash },
+    });
+    if (!moved) return;
+    await recordStatusChange(trx, {
+      tenantId: document.tenant_id,
+      documentId,
+      oldStatus: 'pending_seal',
+      newStatus: 'signed',
+      changedAt: now,
+    });
+    await recordAudit(trx, {
+      documentId,
+      tenantId: document.tenant_id,
+      action: 'sealed',
+      actor: 'system',
+      details: { sha256: hash, sandbox: deps.sandbox },
+      at: now,
+    });
+  });
+}
+
+// The certificate page names people, not internal ids.
+function describeActor(actor: string, signees: repo.SigneeRow[]): string {
+  const [kind, id] = actor.split(':');
+  if (kind === 'signee') {
+    const s = signees.find((x) => x.id === id);
+    return s ? `${s.name} <${s.email}>` : 'signee';
+  }
+  if (kind === 'user') return 'sender';
+  return actor;
+}
+
+/** The durable sealing job. */
+export function sealJob(deps: SealDeps) {
+  return defineJob({
+    kind: SEAL_JOB,
+    payload: z.object({ documentId: z.string() }),
+    backoffMs: (attempt) => Math.min(5_000 * 2 ** (attempt - 1), 10 * 60_000),
+    handle: async ({ documentId }) => sealDocument(deps, documentId),
+  });
+}

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import type { SealCertificate } from './seal-certificate.js';
+import { verifySealedPdf } from './verify-pdf.js';
+
+/**
+ * Verifies a PDF against our seal certificate and, when the database is at hand, whether its
+ * hash is a document this service sealed ("hash known").
+ */
+export async function verifyDocument(
+  deps: { db: Db | null; certificate: () => Promise<SealCertificate> },
+  bytes: Uint8Array,
+) {
+  const certificate = await deps.certificate();
+  const result = verifySealedPdf(bytes, { certificateFingerprints: [certificate.fingerprint] });
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const known = deps.db
+    ? await deps.db.kysely
+        .selectFrom('documents')
+        .select('id')
+        .where('hash', '=', hash)
+        .where('status', '=', 'signed')
+        .executeTakeFirst()
+    : undefined;
+  if (result.status === 'sealed' && deps.db && !known) {
+    return {
+      status: 'unknown' as const,
+      detail: 'Validly sealed by this certificate, but not a document this service knows.',
+      signedAt: result.signedAt ?? null,
+      documentId: null,
+    };
+  }
+  return {
+    status: result.status,
+    detail:
+      result.status === 'sealed'
+        ? 'Sealed by this service and unaltered since.'
+        : result.status === 'altered'
+          ? `Altered after sealing: ${result.detail}`
+          : result.detail,
+    signedAt: result.signedAt ?? null,
+    documentId: known?.id ?? null,
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { AppError } from '../../http/errors.js';
+import { errorResponses } from '../../http/problem-schema.js';
+import type { App, AppDeps } from '../../http/types.js';
+import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
+import type { SealCertificate } from './seal-certificate.js';
+import { verifyDocument } from './verify-document.js';
+
+const verifyResponse = z.object({
+  status: z.enum(['sealed', 'altered', 'unknown']),
+  detail: z.string(),
+  signedAt: z.string().nullable(),
+  documentId: z.uuid().nullable(),
+});
+
+/** POST /api/verify: is this PDF a document sealed by this service, untouched since? */
+export function registerVerifyRoutes(
+  app: App,
+  deps: AppDeps & { certificate: () => Promise<SealCertificate> },
+) {
+  app.post(
+    '/api/verify',
+    {
+      schema: {
+        tags: ['sealing'],
+        security: [],
+        consumes: ['multipart/form-data'],
+        description: 'Multipart part `file`: a PDF. Public: anyone holding a PDF may check it.',
+        response: { 200: verifyResponse, ...errorResponses(413, 415, 422) },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) {
+        throw new AppError('unsupported_media_type', 'Send multipart/form-data with a file part.');
+      }
+      const file = await request.file({ limits: { fileSize: MAX_UPLOAD_BYTES - 1 } });
+      if (!file || file.fieldname !== 'file') {
+        throw new AppError('validation_failed', 'A PDF file part named "file" is required.', {
+          errors: [{ path: 'file', message: 'is required' }],
+        });
+      }
+      const bytes = await file.toBuffer();
+      return verifyDocument({ db: deps.db, certificate: deps.certificate }, bytes);
+    },
+  );
+}

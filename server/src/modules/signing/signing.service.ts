@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
+import { hashSecret, nowIso } from '../../lib/ids.js';
+import { findUserById } from '../accounts/accounts.repo.js';
+import { recordAudit, type RequestOrigin } from '../documents/audit.js';
+import * as repo from '../documents/documents.repo.js';
+import { currentWave, inviteSignees } from '../documents/sending.service.js';
+import { recordStatusChange } from '../events/events.service.js';
+import type { Storage } from '../storage/storage.js';
+
+/** What the signing flow needs. */
+export type SigningDeps = {
+  db: Db;
+  storage: Storage;
+  config: Pick<Config, 'publicUrl' | 'secretKey'>;
+  wakeJobs: () => void;
+};
+
+/** The signature a signee gives: typed name or a drawn PNG. */
+export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: Buffer };
+
+/** Why a signee cannot sign right now. */
+export type BlockedReason = 'not_your_turn' | 'signed' | 'declined' | 'group_signed';
+
+/** Kind of the durable job that seals a document. */
+export const SEAL_JOB = 'document.seal';
+
+// Resolves a link to its signee and document; finished documents answer 410.
+async function resolveLink(db: DbOrTrx, token: string) {
+  const signee = await db
+    .selectFrom('signees')
+    .selectAll()
+    .where('token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
+  const document = await repo.findDocument(db, signee.document_id);
+  if (!document) throw new AppError('not_found', 'This signing link does not exist.');
+  if (document.status !== 'in_process') {
+    throw new AppError(
+      'link_expired',
+      `This signing link is no longer valid: the document is ${document.status.replace('_', ' ')}.`,
+    );
+  }
+  return { signee, document };
+}
+
+function blockedReason(
+  document: repo.DocumentRow,
+  signees: repo.SigneeRow[],
+  signee: repo.SigneeRow,
+): BlockedReason | null {
+  if (signee.status === 'signed') return 'signed';
+  if (signee.status === 'declined') return 'declined';
+  if (currentWave(document, signees).some((s) => s.id === signee.id)) return null;
+  const groupDone =
+    document.signing_groups_enabled === 1 &&
+    signee.signing_group_id !== null &&
+    signees.some((s) => s.signing_group_id === signee.signing_group_id && s.status === 'signed');
+  return groupDone ? 'group_signed' : 'not_your_turn';
+}
+
+/** What the signing page shows; the first view is recorded as "opened". */
+export async function viewSigning(deps: SigningDeps, token: string, origin: RequestOrigin) {
+  const { signee, document } = await resolveLink(deps.db.kysely, token);
+  const signees = await repo.listSignees(deps.db.kysely, document.id);
+  const opened = await deps.db.kysely
+    .selectFrom('audit_entries')
+    .select('id')
+    .where('document_id', '=', document.id)
+    .where('signee_id', '=', signee.id)
+    .where('action', '=', 'opened')
+    .executeTakeFirst();
+  if (!opened) {
+    await recordAudit(deps.db.kysely, {
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      action: 'opened',
+      actor: `signee:${signee.id}`,
+      signeeId: signee.id,
+      origin,
+    });
+  }
+  const sender = await findUserById(deps.db.kysely, document.user_id);
+  const reason = blockedReason(document, signees, signee);
+  return {
+    signee,
+    document,
+    senderName: sender?.name ?? 'Signet',
+    canSign: reason === null,
+    reason,
+  };
+}
+
+/** The original PDF for a valid link. */
+export async function signingFile(deps: SigningDeps, token: string) {
+  const { document } = await resolveLink(deps.db.kysely, token);
+  return { stream: await deps.storage.get(document.file), filename: document.original_file };
+}
+
+/**
+ * pending → signed for the link's signee, in one transaction with its event and audit entry;
+ * the last required signature moves the document to pending_seal and enqueues the seal job,
+ * otherwise a completed wave invites the next one.
+ */
+export async function signDocument(
+  deps: SigningDeps,
+  input: { token: string; signature: SignatureInput; origin: RequestOrigin },
+) {
+  const { signee, document } = await resolveLink(deps.db.kysely, input.token);
+  let signatureFile: string | null = null;
+  if (input.signature.type === 'drawn') {
+    // Stored before the transaction; content-addressed so a retry writes the same key.
+    const digest = createHash('sha256').update(input.signature.image).digest('hex').slice(0, 16);
+    signatureFile = `documents/${document.id}/signatures/${signee.id}-${digest}.png`;
+    await deps.storage.put(signatureFile, input.signature.image, 'image/png');
+  }
+  const now = nowIso();
+  const result = await deps.db.kysely.transaction().execute(async (trx) => {
+    const { signee: current, document: doc } = await resolveLink(trx, input.token);
+    const signees = await repo.listSignees(trx, doc.id);
+    const reason = blockedReason(doc, signees, current);
+    if (reason === 'not_your_turn') {
+      throw new AppError('not_your_turn', 'Earlier signees have to sign first.');
+    }
+    if (reason)
+      throw new AppError('invalid_status', `You cannot sign: ${reason.replace('_', ' ')}.`);
+    const updated = await trx
+      .updateTable('signees')
+      .set({
+        status: 'signed',
+        signed_at: now,
+        updated_at: now,
+        signature_file: signatureFile,
+        signature_typed: input.signature.type === 'typed' ? input.signature.text : null,
+      })
+      .where('id', '=', current.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      throw new AppError('invalid_status', 'This signee has already signed.');
+    }
+    await recordStatusChange(trx, {
+      tenantId: doc.tenant_id,
+      documentId: doc.id,
+      signeeId: current.id,
+      oldStatus: 'pending',
+      newStatus: 'signed',
+      changedAt: now,
+    });
+    await recordAudit(trx, {
+      documentId: doc.id,
+      tenantId: doc.tenant_id,
+      action: 'signed',
+      actor: `signee:${current.id}`,
+      signeeId: current.id,
+      origin: input.origin,
+      details: { name: current.name, email: current.email, method: input.signature.type },
+      at: now,
+    });
+    const after = signees.map((s) =>
+      s.id === current.id ? { ...s, status: 'signed' as const, signed_at: now } : s,
+    );
+    const next = currentWave(doc, after);
+    if (next.length === 0) {
+      await repo.transitionDocument(trx, {
+        documentId: doc.id,
+        from: ['in_process'],
+        to: 'pending_seal',
+        at: now,
+      });
+      await recordStatusChange(trx, {
+        tenantId: doc.tenant_id,
+        documentId: doc.id,
+        oldStatus: 'in_process',
+        newStatus: 'pending_seal',
+        changedAt: now,
+      });
+      await enqueueJob(trx, { kind: SEAL_JOB, payload: { documentId: doc.id }, maxAttempts: 20 });
+    } else {
+      const uninvited = next.filter((s) => s.invited_at === null);
+      if (uninvited.length > 0) {
+        const sender = await findUserById(trx, doc.user_id);
+        await inviteSignees(trx, deps, {
+          document: doc,
+          signees: uninvited,
+          senderName: sender?.name ?? 'Signet',
+        });
+      }
+    }
+    return { signeeId: current.id, documentId: doc.id };
+  });
+  deps.wakeJobs();
+  return reload(deps, result.documentId, result.signeeId);
+}
+
+/** pending → declined for the signee and → declined for the document: terminal. */
+export async function declineDocument(
+  deps: SigningDeps,
+  input: { token: string; reason: string; origin: RequestOrigin },
+) {
+  const now = nowIso();
+  const result = await deps.db.kysely.transaction().execute(async (trx) => {
+    const { signee, document } = await resolveLink(trx, input.token);
+    const signees = await repo.listSignees(trx, document.id);
+    const reason = blockedReason(document, signees, signee);
+    if (reason === 'not_your_turn') {
+      throw new AppError('not_your_turn', 'Earlier signees have to sign first.');
+    }
+    if (reason)
+      throw new AppError('invalid_status', `You cannot decline: ${reason.replace('_', ' ')}.`);
+    await repo.updateSignee(trx, signee.id, {
+      status: 'declined',
+      declined_at: now,
+      decline_reason: input.reason,
+      updated_at: now,
+    });
+    const moved = await repo.transitionDocument(trx, {
+      documentId: document.id,
+      from: ['in_process'],
+      to: 'declined',
+      at: now,
+    });
+    if (!moved) throw new AppError('link_expired', 'This signing link is no longer valid.');
+    await recordStatusChange(trx, {
+      tenantId: document.tenant_id,
+      documentId: document.id,
+      signeeId: signee.id,
+      oldStatus: 'pending',
+      newStatus: 'declined',
+      changedAt: now,
+    });
+    await recordStatusChange(trx, {
+      tenantId: document.tenant_id,
+      documentId: document.id,
+      oldStatus: 'in_process',
+      newStatus: 'declined',
+      changedAt: now,
+    });
+    await recordAudit(trx, {
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      action: 'declined',
+      actor: `signee:${signee.id}`,
+      signeeId: signee.id,
+      origin: input.origin,
+      details: { name: signee.name, email: signee.email, reason: input.reason },
+      at: now,
+    });
+    return { signeeId: signee.id, documentId: document.id };
+  });
+  deps.wakeJobs();
+  return reload(deps, result.documentId, result.signeeId);
+}
+
+async function reload(deps: SigningDeps, documentId: string, signeeId: string) {
+  const document = await repo.findDocument(deps.db.kysely, documentId);
+  const signees = await repo.listSignees(deps.db.kysely, documentId);
+  return { document: document!, signee: signees.find((s) => s.id === signeeId)! };
+}
