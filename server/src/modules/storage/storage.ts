@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createLocalStorage } from './local-storage.js';
+import { createS3Storage, parseStorageUrl } from './s3-storage.js';
 
 /** Where files live: local disk by default, or an S3-compatible bucket. Keys are ours, never user input. */
 export type Storage = {
@@ -25,6 +26,6 @@ export async function readAll(storage: Storage, key: string): Promise<Buffer> {
 
 /** Local files in DATA_DIR/files unless STORAGE_URL selects a bucket. */
 export function createStorage(config: { dataDir: string; storageUrl: string | null }): Storage {
-  if (config.storageUrl) throw new Error('STORAGE_URL (S3) is not supported yet');
+  if (config.storageUrl) return createS3Storage(parseStorageUrl(config.storageUrl));
   return createLocalStorage(path.join(config.dataDir, 'files'));
 }
