@@ -1,9 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { readFile } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { serve } from './main.js';
+import { loadOrCreateSealCertificate } from './modules/sealing/seal-certificate.js';
+import { verifyDocument } from './modules/sealing/verify-document.js';
 import { grantCredits } from './modules/tenants/tenants.service.js';
 
 function positiveInt(value: string): number {
@@ -50,6 +53,38 @@ program
       await migrateToLatest(db);
       const balance = await grantCredits(db, { tenantId, amount });
       console.log(`Granted ${amount} credits to ${tenantId}; balance ${balance}.`);
+    } finally {
+      await db.close();
+    }
+  });
+
+program
+  .command('verify')
+  .description('say whether a PDF was sealed by this service and is unaltered since')
+  .argument('<file>', 'PDF file')
+  .action(async (file: string) => {
+    const config = loadConfig();
+    const bytes = await readFile(file);
+    const db = openDatabase(config);
+    try {
+      await migrateToLatest(db);
+      const result = await verifyDocument(
+        {
+          db,
+          certificate: () =>
+            loadOrCreateSealCertificate({
+              dataDir: config.dataDir,
+              p12Path: config.sealP12Path ?? undefined,
+              p12Password: config.sealP12Password ?? undefined,
+            }),
+        },
+        bytes,
+      );
+      console.log(`${result.status}: ${result.detail}`);
+      if (result.documentId) console.log(`document ${result.documentId}`);
+      if (result.signedAt) console.log(`sealed at ${result.signedAt}`);
+      // Scripts can branch on the exit code: 0 sealed, 2 altered, 3 unknown.
+      process.exitCode = { sealed: 0, altered: 2, unknown: 3 }[result.status];
     } finally {
       await db.close();
     }
