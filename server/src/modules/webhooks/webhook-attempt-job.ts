@@ -3,9 +3,11 @@ import type { z } from 'zod';
 import { signWebhookPayload } from '../../../../sdk/src/verify-webhook.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { DbOrTrx } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
 import { nowIso } from '../../lib/ids.js';
 import * as repo from './deliveries.repo.js';
+import { createGroupCommit, type GroupCommit } from './group-commit.js';
 import { WEBHOOK_ATTEMPT_JOB, attemptJobPayload, enqueueAttempt } from './deliveries.service.js';
 import { decryptWebhookSecret } from './webhook-secret.js';
 import type { SendResult, WebhookSender } from './webhook-sender.js';
@@ -18,24 +20,30 @@ export type AttemptDeps = {
   logger: FastifyBaseLogger;
 };
 
-type Attempt = z.infer<typeof attemptJobPayload>;
+/** An attempt job's payload, and how to mark its job row done inside our own transaction. */
+type Attempt = z.infer<typeof attemptJobPayload> & { completeIn: (trx: DbOrTrx) => Promise<void> };
+
+/** The handler's dependencies plus its group commit. */
+type Runtime = AttemptDeps & { commit: GroupCommit };
 
 /** The durable job that makes one webhook attempt; running it twice never sends twice. */
 export function webhookAttemptJob(deps: AttemptDeps) {
+  const runtime: Runtime = { ...deps, commit: createGroupCommit(deps.db) };
   return defineJob({
     kind: WEBHOOK_ATTEMPT_JOB,
     payload: attemptJobPayload,
     // Job-level retries only happen when the database failed us mid-handler: retry quickly, the
     // attempt row tells the rerun what already happened.
     backoffMs: (n) => Math.min(500 * 2 ** (n - 1), 30_000),
-    handle: (payload) => runAttempt(deps, payload),
+    handle: (payload, context) =>
+      runAttempt(runtime, { ...payload, completeIn: context.completeIn }),
   });
 }
 
 const INTERRUPTED =
   'interrupted: the worker stopped before the response was recorded; the attempt may have reached the receiver';
 
-async function runAttempt(deps: AttemptDeps, job: Attempt): Promise<void> {
+async function runAttempt(deps: Runtime, job: Attempt): Promise<void> {
   const { db } = deps;
   const ctx = await repo.findAttemptContext(db.kysely, job.deliveryId, job.attempt);
   // Gone with its webhook, or the series already ended (2xx, last attempt, deactivation).
@@ -62,7 +70,7 @@ async function runAttempt(deps: AttemptDeps, job: Attempt): Promise<void> {
 
   // Announce the attempt before sending: a crash after this point can never cause a resend.
   const startedAt = nowIso();
-  const won = await db.kysely.transaction().execute(async (trx) => {
+  const won = await deps.commit.run(async (trx) => {
     const row = { delivery_id: ctx.id, attempt: job.attempt, scheduled_at: job.dueAt };
     if (!(await repo.insertAttemptStart(trx, { ...row, started_at: startedAt }))) return false;
     if (job.attempt === 1) await repo.setDispatchedAt(trx, ctx.id, startedAt);
@@ -117,7 +125,7 @@ async function runAttempt(deps: AttemptDeps, job: Attempt): Promise<void> {
  * offset from dispatch start, or now if this attempt overran that time.
  */
 async function concludeAttempt(
-  deps: AttemptDeps,
+  deps: Runtime,
   job: Attempt,
   dispatchedAt: string,
   result: { statusCode: number | null; error: string | null; durationMs: number | null },
@@ -125,7 +133,7 @@ async function concludeAttempt(
   const schedule = deps.config.webhookRetryScheduleMs;
   const finishedAt = nowIso();
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-  await deps.db.kysely.transaction().execute(async (trx) => {
+  await deps.commit.run(async (trx) => {
     const recorded = await repo.recordAttemptResult(trx, {
       delivery_id: job.deliveryId,
       attempt: job.attempt,
@@ -135,6 +143,8 @@ async function concludeAttempt(
       error: result.error,
     });
     if (!recorded) return;
+    // The outcome, what follows it and the job's completion commit together.
+    await job.completeIn(trx);
     const last = job.attempt >= schedule.length;
     if (ok || last) {
       await repo.updatePendingDelivery(trx, job.deliveryId, {
