@@ -38,3 +38,12 @@ export {
   type NodeWebhookHandlerOptions,
 } from './node-adapter.js';
 export { fastifyWebhookPlugin, type FastifyWebhookPluginOptions } from './fastify-adapter.js';
+export {
+  SIGNET_API_ENDPOINTS,
+  SignetApiError,
+  createSignetClient,
+  type SignetClient,
+  type SignetClientOptions,
+  type SignetEndpoint,
+} from './client.js';
+export type * from './client-types.js';

@@ -1,0 +1,136 @@
+// Resource types of the Signet API as the client returns them. They mirror the response
+// schemas in /api/openapi.json; test/webhooks/sdk-client.test.ts checks the client's endpoints
+// against the live document and exercises every method against a running service.
+import type { WebhookEvent } from './verify-webhook.js';
+
+export type TenantRole = 'owner' | 'admin' | 'member';
+
+export type Tenant = { id: string; name: string; role: TenantRole; createdAt: string };
+
+export type Membership = { tenantId: string; userId: string; role: TenantRole; createdAt: string };
+
+export type DocumentStatus =
+  'draft' | 'in_process' | 'pending_seal' | 'signed' | 'declined' | 'cancelled';
+
+export type SignetDocument = {
+  id: string;
+  tenantId: string;
+  folderId: string | null;
+  name: string;
+  status: DocumentStatus;
+  pinned: string | null;
+  createdAt: string;
+  updatedAt: string;
+  source: string;
+  userId: string;
+  signingMethod: string;
+  signingMessage: string | null;
+  signingOrderEnabled: boolean | null;
+  signingGroupsEnabled: boolean;
+  reminderCooldownUntil: string | null;
+  emailLanguage: string;
+  file: string;
+  originalFile: string;
+  hash: string | null;
+  /** Short-lived; retrieve the document again for a fresh one. */
+  downloadUrl: string;
+};
+
+export type Signee = {
+  id: string;
+  documentId: string;
+  email: string;
+  name: string;
+  status: 'pending' | 'signed' | 'declined';
+  userId: string;
+  signingOrder: number | null;
+  signingGroupId: string | null;
+  signedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type SigneeInput = {
+  email: string;
+  name: string;
+  signingOrder?: number;
+  signingGroupId?: string;
+};
+
+export type QuickCreateInput = {
+  tenantId: string;
+  /** The PDF (below 50 MiB). */
+  file: Blob | Uint8Array | ArrayBuffer;
+  fileName?: string;
+  signees: SigneeInput[];
+  name?: string;
+  signingMessage?: string;
+  signingOrderEnabled?: boolean;
+  /** Replays the first response when the same request is repeated within 24 h. */
+  idempotencyKey?: string;
+};
+
+export type QuickCreateResult = {
+  message: string;
+  document: SignetDocument;
+  signees: Signee[];
+  contentType: string;
+};
+
+export type DocumentWithSignees = { document: SignetDocument; signees: Signee[] };
+
+/** Per-recipient invitation result of send-for-signing: inspect it along with the status. */
+export type InvitationDelivery = {
+  signeeId: string;
+  email: string;
+  status: 'sent' | 'scheduled' | 'failed' | 'link';
+  error: string | null;
+  signingUrl?: string;
+};
+
+export type SendForSigningResult = DocumentWithSignees & { deliveries: InvitationDelivery[] };
+
+export type DocumentPage = { documents: SignetDocument[]; nextCursor: string | null };
+
+export type Webhook = { id: string; url: string; active: boolean; createdAt: string };
+
+/** Create and rotate answers: the only responses that carry the signing secret. */
+export type WebhookWithSecret = { webhook: Webhook; secret: string };
+
+export type WebhookAttempt = {
+  attempt: number;
+  scheduledAt: string;
+  startedAt: string;
+  finishedAt: string | null;
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+};
+
+export type WebhookDelivery = {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
+  createdAt: string;
+  dispatchedAt: string | null;
+  completedAt: string | null;
+  attempts: WebhookAttempt[];
+};
+
+export type WebhookDeliveryPage = { deliveries: WebhookDelivery[]; nextCursor: string | null };
+
+/** One page of the events feed; each event is the envelope its webhooks delivered. */
+export type EventPage = { events: WebhookEvent[]; hasMore: boolean };
+
+/** The problem+json body of every API error (RFC 9457). */
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  requestId: string;
+  errors?: Array<{ path: string; message: string }>;
+};
