@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { makePdf } from '../test/helpers/pdf.js';
+import {
+  createChildren,
+  createKeyAndTenant,
+  isMain,
+  median,
+  percentile,
+  startService,
+} from './support/processes.js';
+
+/** Figures of the sign-to-signed benchmark. */
+export type SignToSignedResult = {
+  runs: number;
+  latenciesMs: number[];
+  medianMs: number;
+  p90Ms: number;
+  goalMs: number;
+  met: boolean;
+};
+
+async function json(res: Response, status: number, what: string) {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * Time from the last signature's commit (the signee's signedAt) to the document's commit to
+ * signed (its updatedAt), both stamped by the service's clock, for a 10-page PDF on SQLite.
+ */
+export async function runSignToSignedBench(
+  options: { runs?: number; log?: (line: string) => void } = {},
+): Promise<SignToSignedResult> {
+  const runs = options.runs ?? 15;
+  const log = options.log ?? console.log;
+  const children = createChildren();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-bench-sign-'));
+  try {
+    const service = await startService(children, { dataDir });
+    const { apiKey, tenantId } = await createKeyAndTenant(service.base);
+    const pdf = makePdf({ pages: 10 });
+    const latencies: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const email = `signer${i}.${Date.now()}@example.com`;
+      const form = new FormData();
+      form.append('tenantId', tenantId);
+      form.append('signees', JSON.stringify([{ email, name: `Signer ${i}` }]));
+      form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'c.pdf');
+      const created = await json(
+        await fetch(`${service.base}/api/documents/quick-create`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey },
+          body: form,
+        }),
+        201,
+        'quick-create',
+      );
+      const id = created.document.id as string;
+      const sent = await json(
+        await fetch(`${service.base}/api/documents/${id}/send-for-signing`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey },
+        }),
+        200,
+        'send',
+      );
+      if (sent.deliveries[0].status !== 'sent') throw new Error('invitation not stored');
+      const mailbox = await json(
+        await fetch(`${service.base}/dev/mailbox?to=${encodeURIComponent(email)}`, {
+          headers: { accept: 'application/json' },
+        }),
+        200,
+        'mailbox',
+      );
+      const token = /\/sign\/(sg_[\w-]+)/.exec(mailbox.emails[0].text)?.[1];
+      await json(
+        await fetch(`${service.base}/api/signing/${token}/sign`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ consent: true, signature: { type: 'typed', text: 'Signer' } }),
+        }),
+        200,
+        'sign',
+      );
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const doc = await json(
+          await fetch(`${service.base}/api/documents/${id}`, { headers: { 'x-api-key': apiKey } }),
+          200,
+          'get',
+        );
+        if (doc.document.status === 'signed') {
+          const ms = Date.parse(doc.document.updatedAt) - Date.parse(doc.signees[0].signedAt);
+          latencies.push(ms);
+          log(`run ${i + 1}: ${ms} ms`);
+          break;
+        }
+        if (Date.now() > deadline) throw new Error(`document ${id} not signed in 30 s`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+    const result = {
+      runs,
+      latenciesMs: latencies,
+      medianMs: median(latencies),
+      p90Ms: percentile(latencies, 90),
+      goalMs: 1000,
+      met: median(latencies) < 1000,
+    };
+    log(
+      `last signature -> signed (10-page PDF, SQLite): median ${result.medianMs} ms, p90 ${result.p90Ms} ms (goal: median < ${result.goalMs} ms) ${result.met ? 'MET' : 'MISSED'}`,
+    );
+    return result;
+  } finally {
+    await children.stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  runSignToSignedBench().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
