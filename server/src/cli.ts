@@ -7,6 +7,8 @@ import { AppError } from './http/errors.js';
 import { serve } from './main.js';
 import { loadOrCreateSealCertificate } from './modules/sealing/seal-certificate.js';
 import { verifyDocument } from './modules/sealing/verify-document.js';
+import { cleanOrphanFiles } from './modules/storage/orphan-cleanup.js';
+import { createStorage } from './modules/storage/storage.js';
 import { grantCredits } from './modules/tenants/tenants.service.js';
 
 function positiveInt(value: string): number {
@@ -15,6 +17,10 @@ function positiveInt(value: string): number {
     throw new InvalidArgumentError('must be a positive whole number');
   }
   return n;
+}
+
+function positiveIntOrZero(value: string): number {
+  return value === '0' ? 0 : positiveInt(value);
 }
 
 const program = new Command()
@@ -35,6 +41,33 @@ program
     try {
       const applied = await migrateToLatest(db);
       console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Already up to date.');
+    } finally {
+      await db.close();
+    }
+  });
+
+program
+  .command('cleanup')
+  .description('remove stored files no document accounts for (also done at every start)')
+  .option(
+    '--grace <seconds>',
+    'only files older than this (default ORPHAN_GRACE_SECONDS)',
+    positiveIntOrZero,
+  )
+  .action(async (options: { grace?: number }) => {
+    const config = loadConfig();
+    const db = openDatabase(config);
+    try {
+      await migrateToLatest(db);
+      const result = await cleanOrphanFiles({
+        db,
+        storage: createStorage(config),
+        graceSeconds: options.grace ?? config.orphanGraceSeconds,
+      });
+      for (const key of result.deleted) console.log(`deleted ${key}`);
+      console.log(
+        `Scanned ${result.scanned} file(s); deleted ${result.deleted.length}; kept ${result.keptYoung} younger than the grace period.`,
+      );
     } finally {
       await db.close();
     }

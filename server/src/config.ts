@@ -26,6 +26,10 @@ export type Config = {
   rateLimitBurst: number;
   logLevel: string;
   runWorkers: boolean;
+  /** Stored files without a document row are removed at start once older than this. */
+  orphanGraceSeconds: number;
+  /** First retry delay of the mail.send job; doubles per attempt, capped at 30 min. */
+  mailRetryBaseMs: number;
 };
 
 const bool = z
@@ -67,6 +71,10 @@ const envSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RUN_WORKERS: bool,
+  // An upload in flight in another process has its file before its row: an hour is far longer
+  // than any 50 MiB upload takes, so the start-up cleanup never removes a live one.
+  ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
 });
 
 /** Raised when the environment cannot run the service; main prints it and exits. */
@@ -116,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitBurst: e.RATE_LIMIT_BURST,
     logLevel: e.LOG_LEVEL,
     runWorkers: e.RUN_WORKERS ?? true,
+    orphanGraceSeconds: e.ORPHAN_GRACE_SECONDS,
+    mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
   };
 }
 

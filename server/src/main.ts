@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { cleanOrphanFiles } from './modules/storage/orphan-cleanup.js';
 
 /** Starts the service: config -> database -> app -> workers. */
 export async function serve(): Promise<void> {
@@ -15,6 +16,16 @@ export async function serve(): Promise<void> {
     { env: config.env, database: db.engine, publicUrl: config.publicUrl },
     'Signet is running',
   );
+  // After listen, not before: a large bucket takes a while to list, and serving does not
+  // depend on it. A failure is logged, not fatal: the next start tries again.
+  cleanOrphanFiles({ db, storage: deps.storage, graceSeconds: config.orphanGraceSeconds })
+    .then((result) =>
+      app.log.info(
+        { scanned: result.scanned, deleted: result.deleted.length, keptYoung: result.keptYoung },
+        'orphan file cleanup done',
+      ),
+    )
+    .catch((err: unknown) => app.log.warn({ err }, 'orphan file cleanup failed'));
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
