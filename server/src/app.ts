@@ -126,7 +126,12 @@ export async function buildApp(options: {
     timeoutMs: config.webhookTimeoutMs,
   });
   const definitions: JobDefinition[] = [
-    mailSendJob({ db, transport: mailTransport, mailFrom: config.mailFrom }),
+    mailSendJob({
+      db,
+      transport: mailTransport,
+      mailFrom: config.mailFrom,
+      retryBaseMs: config.mailRetryBaseMs,
+    }),
     webhookAttemptJob({ db, config, sender: webhookSender, logger: app.log }),
     sealJob({ db, storage, sandbox: config.env === 'sandbox', tsaUrl: config.tsaUrl, certificate }),
   ];

@@ -124,11 +124,18 @@ export async function deliverEmail(
 }
 
 /** The durable job that delivers an outbox row, retried with backoff while SMTP refuses. */
-export function mailSendJob(deps: { db: Db; transport: MailTransport; mailFrom: string }) {
+export function mailSendJob(deps: {
+  db: Db;
+  transport: MailTransport;
+  mailFrom: string;
+  /** MAIL_RETRY_BASE_MS: the first retry's delay, doubled per attempt. */
+  retryBaseMs?: number;
+}) {
+  const base = deps.retryBaseMs ?? 30_000;
   return defineJob({
     kind: 'mail.send',
     payload: z.object({ emailId: z.string() }),
-    backoffMs: (attempt) => Math.min(30_000 * 2 ** (attempt - 1), 30 * 60_000),
+    backoffMs: (attempt) => Math.min(base * 2 ** (attempt - 1), 30 * 60_000),
     handle: async ({ emailId }) => {
       await deliverEmail(deps, emailId);
     },
