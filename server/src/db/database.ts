@@ -15,10 +15,18 @@ export type Db = {
   close: () => Promise<void>;
 };
 
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** Opens PostgreSQL when a URL is given, else the embedded SQLite file in dataDir. */
 export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): Db {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // While the server is down or restarting, waiting for a connection must fail fast (503)
+      // rather than hold the request open: without a limit a saturated pool waits forever.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // An idle client losing its server (restart, failover) must not crash the process.
     pool.on('error', () => {});
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

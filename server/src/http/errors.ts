@@ -155,11 +155,31 @@ export function registerErrorHandlers(app: FastifyInstance) {
   );
 }
 
+// 57P01 admin shutdown, 57P02 crash shutdown, 57P03 starting up or shutting down, 08xxx
+// connection failures; the messages are node-postgres's own for a lost or refused socket and for
+// its pool's connectionTimeoutMillis.
+const UNAVAILABLE_CODES = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'SQLITE_BUSY',
+];
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error/;
+
 function isDatabaseUnavailable(error: unknown): boolean {
+  // A host name with several addresses fails as an AggregateError of per-address errors.
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
   const code = (error as { code?: string }).code ?? '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '08006', '08001', 'SQLITE_BUSY'].includes(
-      code,
-    ) || /Connection terminated|connect ECONNREFUSED/.test(String((error as Error).message))
+    UNAVAILABLE_CODES.includes(code) || UNAVAILABLE_MESSAGE.test(String((error as Error).message))
   );
 }
