@@ -18,7 +18,7 @@ import {
 } from './documents.schemas.js';
 import type { DocumentRow, SigneeRow } from './documents.repo.js';
 import * as documents from './documents.service.js';
-import { looksLikePdf } from './pdf-check.js';
+import { inspectPdf } from './pdf-check.js';
 import { remindSignees, sendForSigning, type SendingDeps } from './sending.service.js';
 import { readQuickCreateParts } from './upload.js';
 
@@ -117,8 +117,17 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         if (!upload)
           errors.push({ path: 'file', message: 'a PDF file part named "file" is required' });
         if (errors.length > 0 || !data || !upload) throw validationError(errors);
-        if (!(await looksLikePdf(deps.storage, upload.key, upload.size))) {
+        const verdict = await inspectPdf(deps.storage, upload.key, upload.size);
+        if (verdict === 'not_pdf') {
           throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
+        }
+        // A seal adds pages and marks to the document and must be checkable by anyone: a file
+        // only a password opens, or whose author forbade changes, cannot be sealed as sent.
+        if (verdict === 'encrypted') {
+          throw new AppError(
+            'unsupported_media_type',
+            'Encrypted or password-protected PDFs are not accepted; remove the protection and upload again.',
+          );
         }
         const fingerprint = requestFingerprint([
           request.url,
