@@ -22,7 +22,8 @@ const signers = new WeakMap<SealCertificate, Promise<P12Signer>>();
 
 /**
  * Returns the original pages (sandbox-marked if `sandbox`) followed by a signature page
- * and an audit certificate, sealed with a PAdES (ETSI.CAdES.detached) signature.
+ * and an audit certificate, sealed with a PAdES (ETSI.CAdES.detached) signature; an original
+ * that cannot be modified is attached unchanged to the signature and audit pages instead.
  */
 export async function sealPdf(input: SealPdfInput): Promise<Uint8Array> {
   const sealedAt = input.sealedAt ?? new Date();
@@ -31,16 +32,64 @@ export async function sealPdf(input: SealPdfInput): Promise<Uint8Array> {
   if (actualSha256 !== input.originalSha256.toLowerCase()) {
     throw new Error(`originalSha256 does not match the original (got ${actualSha256})`);
   }
+  try {
+    return await sealOriginal(input, sealedAt);
+  } catch (err) {
+    // Uploads are checked for PDF structure, not parsed; a file that passed but cannot be
+    // modified (password-encrypted, no pages, objects our parser refuses) would otherwise fail
+    // every retry and leave its document in pending_seal for good. Its signatures are real, so
+    // it is sealed as a certificate with the original attached unchanged. What also fails
+    // that way (a TSA that is down) is not about the original: the first error is the cause.
+    if (!startsWithPdfHeader(input.original)) throw err;
+    try {
+      return await sealAttached(input, sealedAt, err);
+    } catch {
+      throw err;
+    }
+  }
+}
+
+/** The attachment that carries the original in a seal made without modifying it. */
+export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
+
+async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Uint8Array> {
   const pdf = await PDF.load(input.original);
+  if (pdf.isEncrypted) throw new Error('Cannot seal an encrypted PDF');
   const originalPages = pdf.getPages();
   if (originalPages.length === 0) throw new Error('Cannot seal a PDF without pages');
 
   if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page);
+  return appendAndSign(pdf, input, sealedAt, appendixPageSize(pdf, originalPages[0]), null);
+}
 
+// The fallback: a new PDF of the signature and audit pages, the original as an embedded file.
+async function sealAttached(
+  input: SealPdfInput,
+  sealedAt: Date,
+  cause: unknown,
+): Promise<Uint8Array> {
+  const pdf = PDF.create();
+  pdf.attachments.add(ATTACHED_ORIGINAL_NAME, input.original, {
+    mimeType: 'application/pdf',
+    description:
+      `The signed original, unchanged (SHA-256 ${input.originalSha256}); it could not be modified: ${
+        cause instanceof Error ? cause.message : String(cause)
+      }`.slice(0, 500),
+  });
+  return appendAndSign(pdf, input, sealedAt, A4, 'the original is attached unchanged');
+}
+
+async function appendAndSign(
+  pdf: PDF,
+  input: SealPdfInput,
+  sealedAt: Date,
+  size: PageSize,
+  note: string | null,
+): Promise<Uint8Array> {
   const ctx = {
     pdf,
     fonts: embedSealFonts(pdf),
-    size: appendixPageSize(pdf, originalPages[0]),
+    size,
     documentName: input.documentName,
     documentId: input.documentId,
     decorate: (page: PDFPage) => {
@@ -62,6 +111,9 @@ export async function sealPdf(input: SealPdfInput): Promise<Uint8Array> {
   // (tens of kB instead of ~1.5 MB of font programs per sealed file).
   pdf.fonts.finalize(true);
 
+  const reason = input.sandbox
+    ? 'Sealed by Signet (sandbox, not legally binding)'
+    : 'Sealed by Signet after all signatures were collected';
   const { bytes } = await pdf.sign({
     signer: await signerFor(input.certificate),
     fieldName: freeFieldName(pdf),
@@ -70,13 +122,15 @@ export async function sealPdf(input: SealPdfInput): Promise<Uint8Array> {
     timestampAuthority: input.tsaUrl
       ? new HttpTimestampAuthority(input.tsaUrl, { timeout: TSA_TIMEOUT_MS })
       : undefined,
-    reason: input.sandbox
-      ? 'Sealed by Signet (sandbox, not legally binding)'
-      : 'Sealed by Signet after all signatures were collected',
+    reason: note ? `${reason}; ${note}` : reason,
     signingTime: sealedAt,
     estimatedSize: input.tsaUrl ? TIMESTAMPED_RESERVE_BYTES : SIGNATURE_RESERVE_BYTES,
   });
   return bytes;
+}
+
+function startsWithPdfHeader(bytes: Uint8Array): boolean {
+  return /%PDF-\d\.\d/.test(Buffer.from(bytes.subarray(0, 1024)).toString('latin1'));
 }
 
 // Parsing a P12 costs ~100 ms (key derivation); a process seals with one certificate.
