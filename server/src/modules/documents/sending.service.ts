@@ -14,6 +14,7 @@ import { getDocument, type DocumentDeps } from './documents.service.js';
 
 /** What sending needs beyond document access. */
 export type SendingDeps = DocumentDeps & {
+  config: Pick<Config, 'mailRetryBaseMs'>;
   transport: MailTransport;
   mailFrom: string;
   wakeJobs: () => void;
@@ -139,7 +140,12 @@ export async function deliverInvitations(
       let error: string | null = null;
       try {
         await deliverEmail(
-          { db: deps.db, transport: deps.transport, mailFrom: deps.mailFrom },
+          {
+            db: deps.db,
+            transport: deps.transport,
+            mailFrom: deps.mailFrom,
+            retryBaseMs: deps.config.mailRetryBaseMs,
+          },
           emailId,
         );
       } catch (err) {

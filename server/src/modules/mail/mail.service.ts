@@ -70,6 +70,8 @@ export async function queueEmail(
     })
     .execute();
   await enqueueJob(trx, {
+    // The job shares the e-mail's id, so a failed delivery in the request can find it.
+    id,
     kind: 'mail.send',
     payload: { emailId: id },
     maxAttempts: 8,
@@ -78,9 +80,13 @@ export async function queueEmail(
   return id;
 }
 
-/** Delivers one outbox row once; a row already sent or stored is left alone. */
+/**
+ * Delivers one outbox row once; a row already sent or stored is left alone. A failure made
+ * outside the job (a request delivering in person) brings the job forward from its fallback
+ * delay to `retryBaseMs`, so the outbox retries on the normal schedule.
+ */
 export async function deliverEmail(
-  deps: { db: Db; transport: MailTransport; mailFrom: string },
+  deps: { db: Db; transport: MailTransport; mailFrom: string; retryBaseMs?: number },
   emailId: string,
 ): Promise<EmailsTable> {
   const { db, transport } = deps;
@@ -118,6 +124,13 @@ export async function deliverEmail(
       .updateTable('emails')
       .set({ status: 'failed', error: message.slice(0, 1000) })
       .where('id', '=', emailId)
+      .execute();
+    // Only a pending job moves: when the job itself is running, the runner reschedules it.
+    await db.kysely
+      .updateTable('jobs')
+      .set({ run_at: isoIn(deps.retryBaseMs ?? 30_000), updated_at: nowIso() })
+      .where('id', '=', emailId)
+      .where('status', '=', 'pending')
       .execute();
     throw err;
   }
