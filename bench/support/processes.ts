@@ -1,0 +1,210 @@
+// Shared by the benchmarks: child processes that are always reaped, the real service started
+// as `node bin/signet.mjs serve`, an account set up over HTTP, and small statistics.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root, where `bin/signet.mjs` lives. */
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+// Requests/second above which the per-key token bucket still runs on every request but never
+// refuses one, so the limiter's cost is measured and its verdict is not.
+const NEVER_LIMIT = String(1e9);
+
+/** The middle value (mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The nearest-rank percentile p (0-100). */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** A free loopback TCP port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Child processes of one benchmark run; `stopAll` in a finally, plus a kill on exit. */
+export type Children = {
+  start: (args: string[], env?: NodeJS.ProcessEnv) => ChildProcess;
+  stop: (child: ChildProcess) => Promise<void>;
+  stopAll: () => Promise<void>;
+};
+
+/** Tracks spawned node processes so none outlives the benchmark, even on an error or Ctrl-C. */
+export function createChildren(): Children {
+  const live = new Set<ChildProcess>();
+  const killAll = () => live.forEach((c) => c.kill('SIGKILL'));
+  process.once('exit', killAll);
+  const stop = async (child: ChildProcess) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return {
+    start(args, env = {}) {
+      const child = spawn(process.execPath, args, {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      live.add(child);
+      child.once('exit', () => live.delete(child));
+      return child;
+    },
+    stop,
+    async stopAll() {
+      await Promise.all([...live].map(stop));
+      process.removeListener('exit', killAll);
+    },
+  };
+}
+
+/** Polls until `url` answers 2xx; fails fast if the child exits first. */
+export async function waitForOk(url: string, child: ChildProcess, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode})`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** A running `signet serve` child. */
+export type Service = { base: string; child: ChildProcess; pid: number };
+
+/** Starts the real service on a free port with LOG_LEVEL=warn and a limiter that never refuses. */
+export async function startService(
+  children: Children,
+  options: { dataDir: string; databaseUrl?: string; nodeArgs?: string[] },
+): Promise<Service> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = children.start([...(options.nodeArgs ?? []), 'bin/signet.mjs', 'serve'], {
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl ?? '',
+    STORAGE_URL: '',
+    SMTP_URL: '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: base,
+    ESIGN_ENV: 'sandbox',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_SECOND: NEVER_LIMIT,
+    RATE_LIMIT_BURST: NEVER_LIMIT,
+  });
+  await waitForOk(`${base}/healthz`, child);
+  if (child.pid === undefined) throw new Error('service has no pid');
+  return { base, child, pid: child.pid };
+}
+
+async function expectStatus(res: Response, status: number, what: string): Promise<Response> {
+  if (res.status !== status) {
+    throw new Error(`${what}: expected ${status}, got ${res.status} ${await res.text()}`);
+  }
+  return res;
+}
+
+/** Signup, verify (link from the dev mailbox), login, API key, tenant: all over HTTP. */
+export async function createKeyAndTenant(
+  base: string,
+): Promise<{ apiKey: string; tenantId: string; userId: string }> {
+  const json = { 'content-type': 'application/json' };
+  const email = `bench.${process.pid}.${Date.now()}@example.com`;
+  const password = 'benchmark password';
+  const signup = await expectStatus(
+    await fetch(`${base}/api/auth/signup`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, password, name: 'Bench' }),
+    }),
+    201,
+    'signup',
+  );
+  const userId = ((await signup.json()) as { user: { id: string } }).user.id;
+  const mailbox = await expectStatus(
+    await fetch(`${base}/dev/mailbox?to=${encodeURIComponent(email)}`, {
+      headers: { accept: 'application/json' },
+    }),
+    200,
+    'dev mailbox',
+  );
+  const { emails } = (await mailbox.json()) as { emails: Array<{ text: string }> };
+  const link = emails.map((e) => /\S*\/verify-email\?token=[\w-]+/.exec(e.text)?.[0]).find(Boolean);
+  if (!link) throw new Error('no verification link in the dev mailbox');
+  await expectStatus(await fetch(link), 200, 'verify link');
+  const login = await expectStatus(
+    await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, password }),
+    }),
+    200,
+    'login',
+  );
+  const session = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('signet_session='));
+  if (!session) throw new Error('login set no signet_session cookie');
+  const key = await expectStatus(
+    await fetch(`${base}/api/account/api-keys`, {
+      method: 'POST',
+      headers: { ...json, cookie: session, origin: base },
+      body: JSON.stringify({ name: 'benchmark' }),
+    }),
+    201,
+    'create API key',
+  );
+  const { secret: apiKey } = (await key.json()) as { secret: string };
+  return { apiKey, tenantId: await createTenant(base, apiKey), userId };
+}
+
+/** Another tenant owned by the key's user; returns its id. */
+export async function createTenant(base: string, apiKey: string, name = 'Bench tenant') {
+  const tenant = await expectStatus(
+    await fetch(`${base}/api/tenants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ name }),
+    }),
+    201,
+    'create tenant',
+  );
+  return ((await tenant.json()) as { tenant: { id: string } }).tenant.id;
+}
+
+/** A process's resident and peak resident memory in bytes, from /proc (Linux only). */
+export function readMemory(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: kib('VmRSS') * 1024, hwm: kib('VmHWM') * 1024 };
+}
+
+/** True when `import.meta.url` of the caller is the script node was started with. */
+export function isMain(metaUrl: string): boolean {
+  return Boolean(process.argv[1]) && fileURLToPath(metaUrl) === path.resolve(process.argv[1]);
+}
