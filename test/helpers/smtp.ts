@@ -11,8 +11,8 @@ export type SmtpSink = {
   close: () => Promise<void>;
 };
 
-/** Starts an SMTP sink on a free loopback port. */
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** Starts an SMTP sink on a free loopback port, or on `port` (a server coming back). */
+export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   let reject: RegExp | null = null;
   const server = new SMTPServer({
@@ -36,7 +36,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
   return {
     url: `smtp://127.0.0.1:${port}`,
