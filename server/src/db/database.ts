@@ -27,8 +27,12 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
       // rather than hold the request open: without a limit a saturated pool waits forever.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
-    // An idle client losing its server (restart, failover) must not crash the process.
+    // A client losing its server (restart, failover) must not crash the process. The pool
+    // only listens on idle clients; one that is checked out (in a transaction between two
+    // statements) would emit an unhandled 'error'. Its next query fails instead, and the pool
+    // drops it on release because it is no longer queryable.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, engine: 'postgres', close: () => kysely.destroy() };
   }
