@@ -13,8 +13,9 @@ import {
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { createAuth } from './http/auth.js';
-import { registerErrorHandlers } from './http/errors.js';
+import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
+import { registerInputChecks } from './http/input-checks.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
@@ -49,6 +50,7 @@ export async function buildApp(options: {
     genReqId: () => newId(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: true,
+    frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -56,6 +58,7 @@ export async function buildApp(options: {
   // Only JSON and multipart bodies are understood; anything else is 415, not a string to guess at.
   app.removeContentTypeParser('text/plain');
   registerErrorHandlers(app);
+  registerInputChecks(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
   const idempotency = createIdempotency(db);

@@ -24,6 +24,7 @@ const problems = {
   not_your_turn: [409, 'Not your turn to sign'],
   link_expired: [410, 'Signing link no longer valid'],
   payload_too_large: [413, 'Payload too large'],
+  uri_too_long: [414, 'URI too long'],
   unsupported_media_type: [415, 'Unsupported media type'],
   validation_failed: [422, 'Invalid fields'],
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
@@ -106,12 +107,40 @@ function fromFastifyError(error: FastifyError): AppError | null {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new AppError('malformed_request', error.message);
   }
+  // The multipart parser's own errors carry no code ("Multipart: Boundary not found",
+  // "Unexpected end of multipart data"): a broken body is the client's, not a 500.
+  if (
+    !error.code &&
+    /multipart|Part terminated|boundary|Malformed part header/i.test(error.message)
+  ) {
+    return new AppError('malformed_request', `Malformed multipart body: ${error.message}`);
+  }
   if (error instanceof SyntaxError || error.statusCode === 400) {
     return new AppError('malformed_request', error.message);
   }
   if (error.statusCode === 413) return new AppError('payload_too_large', error.message);
   if (error.statusCode === 415) return new AppError('unsupported_media_type', error.message);
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's own refusals (a URL it cannot decode, a path
+ * parameter longer than it matches) answer problem+json like every other error.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  return sendProblem(
+    request,
+    reply,
+    new AppError(
+      tooLong ? 'uri_too_long' : 'malformed_request',
+      tooLong ? 'A path segment is too long.' : 'The URL cannot be decoded.',
+    ),
+  );
 }
 
 /** Installs the error and not-found handlers that make every error problem+json. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { AppError, validationError } from '../../http/errors.js';
 import { requestFingerprint } from '../../http/idempotency.js';
+import { findNulCharacter } from '../../http/input-checks.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import {
@@ -40,6 +41,9 @@ function parseFields(raw: Record<string, string>) {
       errors.push({ path: 'signees', message: 'must be a JSON array of {email, name}' });
     }
   }
+  // Multipart parts skip the JSON hooks: the same NUL rule as every other field.
+  const nul = findNulCharacter({ ...raw, signees }, '');
+  if (nul) errors.push({ path: nul, message: 'must not contain NUL characters' });
   const parsed = quickCreateFieldsSchema.safeParse({ ...raw, signees });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
