@@ -21,13 +21,14 @@ import { migrateToLatest } from '../server/src/db/migrate.js';
 import { newId, nowIso } from '../server/src/lib/ids.js';
 import { recordStatusChange } from '../server/src/modules/events/events.service.js';
 import { encryptWebhookSecret } from '../server/src/modules/webhooks/webhook-secret.js';
+import { WEBHOOK_CONCURRENCY } from '../server/src/modules/webhooks/webhook-attempt-job.js';
 import { createWebhookSender } from '../server/src/modules/webhooks/webhook-sender.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const BACKLOG = Number(process.env.BACKLOG ?? 2000);
 const LATENCY_EVENTS = 200;
 const RETRY_EVENTS = 100;
-const CONCURRENCY = 16; // the job runner's default
+const CONCURRENCY = WEBHOOK_CONCURRENCY; // the service's attempts in flight, used for both
 const SCHEDULE = [0, 500, 1500];
 const SECRET = 'whsec_benchmark_secret_benchmark_secret_000000';
 

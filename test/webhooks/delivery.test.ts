@@ -11,9 +11,10 @@ import {
 import { startReceiver, type Received, type Receiver } from './receiver.js';
 
 // Schedule 0 / 300 / 1200 ms, timeout 400 ms (WEBHOOK_TEST_ENV). A start may not be early
-// (beyond clock rounding) and may be late by at most LATE_MS on a loaded CI machine.
+// (beyond clock rounding) and may be late by at most LATE_MS: generous, because the whole suite
+// shares two cores; bench/webhooks.bench.ts measures punctuality on an unloaded process.
 const EARLY_MS = 5;
-const LATE_MS = 150;
+const LATE_MS = 250;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function expectStartNear(actual: number, expected: number, label: string) {

@@ -16,7 +16,7 @@ import {
 } from './service-process.js';
 
 const SECRET_KEY = 's'.repeat(48);
-const LATE_MS = 200;
+const LATE_MS = 250;
 
 // Real `signet serve` processes on the engine's database; the in-test context (no workers)
 // creates users and webhooks and reads the tables.
@@ -51,9 +51,9 @@ describe.each(ENGINES)('durable delivery across SIGKILL on %s', (engine) => {
   });
 
   it('resumes the schedule after kill -9: on time when not yet due, at once when overdue', async () => {
-    // Attempt 2 at 7 s leaves room for a restart (~4 s); attempt 3 at 8 s is overdue by the
-    // time the third process comes up.
-    const env = serviceEnv(ctx, '0,7000,8000');
+    // Attempt 2 at 12 s leaves room for a restart (~4 s, more on a loaded machine); attempt 3
+    // at 13 s is overdue by the time the third process comes up.
+    const env = serviceEnv(ctx, '0,12000,13000');
     receiver.on('/durable', () => ({ status: 500 }));
     const { owner, tenant } = await setupTenant(ctx);
     await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/durable'));
@@ -73,16 +73,21 @@ describe.each(ENGINES)('durable delivery across SIGKILL on %s', (engine) => {
       .where('event_id', '=', event.eventId)
       .executeTakeFirstOrThrow();
     const dispatch = Date.parse(delivery.dispatched_at!);
-    expect(second.readyAt).toBeLessThan(dispatch + 7000);
-    const [, attempt2] = await receiver.waitFor('/durable', 2, 15_000);
+    const [, attempt2] = await receiver.waitFor('/durable', 2, 20_000);
     expect(attempt2.headers['x-service-webhook-attempt']).toBe('2');
-    expect(attempt2.at - (dispatch + 7000)).toBeGreaterThanOrEqual(-5);
-    expect(attempt2.at - (dispatch + 7000)).toBeLessThanOrEqual(LATE_MS);
+    if (second.readyAt < dispatch + 12_000) {
+      // Back before attempt 2 was due: it is made on schedule, relative to dispatch start.
+      expect(attempt2.at - (dispatch + 12_000)).toBeGreaterThanOrEqual(-5);
+      expect(attempt2.at - (dispatch + 12_000)).toBeLessThanOrEqual(LATE_MS);
+    } else {
+      // A very slow restart (overloaded machine): then it is overdue and made at once.
+      expect(attempt2.at - second.readyAt).toBeLessThan(1000);
+    }
     await waitForRecordedAttempt(ctx, event.eventId, 2);
     await second.kill9();
 
     // Stay down past attempt 3's due time: the restarted process must make it at once.
-    await new Promise((r) => setTimeout(r, Math.max(0, dispatch + 8300 - Date.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, dispatch + 13_300 - Date.now())));
     const third = await spawnService(env);
     services.push(third);
     const [, , attempt3] = await receiver.waitFor('/durable', 3, 15_000);
@@ -106,7 +111,7 @@ describe.each(ENGINES)('durable delivery across SIGKILL on %s', (engine) => {
       { attempt: 2, status_code: 500, error: null, status: 'failed' },
       { attempt: 3, status_code: 500, error: null, status: 'failed' },
     ]);
-  });
+  }, 120_000);
 });
 
 describe.each(ENGINES)('an attempt interrupted mid-flight on %s', (engine) => {
@@ -250,5 +255,5 @@ describe('two service processes on one PostgreSQL', () => {
     expect(made[0] + made[1]).toBe(events * 2 * 3);
     expect(made[0]).toBeGreaterThan(0);
     expect(made[1]).toBeGreaterThan(0);
-  });
+  }, 120_000);
 });

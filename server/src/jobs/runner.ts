@@ -1,9 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
 import type { JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';
+import { createClaims } from './claims.js';
+import { createDoneBatcher } from './done-batcher.js';
 import type { DbOrTrx } from './queue.js';
 
 /** What a job handler receives besides its payload. */
@@ -23,6 +24,12 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
   payload: S;
   /** Delay before retry number `attempt` (1-based) after a failure. */
   backoffMs?: (attempt: number) => number;
+  /**
+   * Slots of this kind's own pool. Kinds without one share the runner's default pool; a kind
+   * that mostly waits on remote servers (webhooks) gets its own, so its slow receivers never
+   * hold up e-mails or seals, and it can run many at once without letting CPU-heavy kinds do so.
+   */
+  concurrency?: number;
   handle: (payload: z.infer<S>, context: JobContext) => Promise<void>;
 };
 
@@ -30,6 +37,9 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
   return definition;
 }
+
+/** A set of job kinds sharing `size` slots. */
+type Pool = { kinds: string[]; size: number; running: Set<Promise<void>> };
 
 /** The worker loop of one process. */
 export type JobRunner = {
@@ -62,8 +72,17 @@ export function createJobRunner(options: {
 }): JobRunner {
   const { db, logger } = options;
   const byKind = new Map(options.definitions.map((d) => [d.kind, d]));
-  const concurrency = options.concurrency ?? 16;
   const pollMs = options.pollMs ?? 1000;
+  const pools: Pool[] = [
+    ...options.definitions
+      .filter((d) => d.concurrency)
+      .map((d) => ({ kinds: [d.kind], size: d.concurrency!, running: new Set<Promise<void>>() })),
+    {
+      kinds: options.definitions.filter((d) => !d.concurrency).map((d) => d.kind),
+      size: options.concurrency ?? 16,
+      running: new Set<Promise<void>>(),
+    },
+  ].filter((p) => p.kinds.length > 0);
   const running = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;
@@ -71,90 +90,8 @@ export function createJobRunner(options: {
   let again = false;
   let idleWaiters: Array<() => void> = [];
 
-  // Two statements instead of one OR: each walks the (status, run_at) index in order and stops
-  // at `limit`, so a claim costs the same with a backlog of 10 000 due jobs as with none.
-  async function claim(limit: number): Promise<JobsTable[]> {
-    const now = nowIso();
-    const take = async (
-      select: ReturnType<typeof dueJobs> | ReturnType<typeof expiredLeases>,
-      max: number,
-    ) => {
-      const locked = db.engine === 'postgres' ? select.forUpdate().skipLocked() : select;
-      return db.kysely
-        .updateTable('jobs')
-        .set({
-          status: 'running',
-          lease_until: isoIn(LEASE_MS),
-          attempts: sql`attempts + 1`,
-          updated_at: now,
-        })
-        .where('id', 'in', locked.limit(max))
-        .returningAll()
-        .execute();
-    };
-    // Expired leases are rare (a dead worker): a read finds them without taking the write lock
-    // on every pass; the UPDATE re-checks, so a race with another process is harmless.
-    const expired = await expiredLeases(now).limit(1).execute();
-    const taken = expired.length > 0 ? await take(expiredLeases(now), limit) : [];
-    if (taken.length < limit) taken.push(...(await take(dueJobs(now), limit - taken.length)));
-    return taken;
-  }
-
-  function dueJobs(now: string) {
-    return db.kysely
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('run_at', '<=', now)
-      .orderBy('run_at');
-  }
-
-  function expiredLeases(now: string) {
-    return db.kysely
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', '=', 'running')
-      .where('lease_until', '<', now)
-      .orderBy('run_at');
-  }
-
-  // Successful jobs are marked done in batches: under load many finish in the same instant, and
-  // one UPDATE (one durable commit) for all of them keeps the queue's bookkeeping from costing a
-  // disk flush per job. When idle a batch is one job, written one event-loop turn later.
-  let doneQueue: Array<{ id: string; resolve: () => void; reject: (err: unknown) => void }> = [];
-  let flushingDone = false;
-
-  async function flushDone() {
-    while (doneQueue.length > 0) {
-      const batch = doneQueue;
-      doneQueue = [];
-      try {
-        await db.kysely
-          .updateTable('jobs')
-          .set({ status: 'done', lease_until: null, updated_at: nowIso() })
-          .where(
-            'id',
-            'in',
-            batch.map((b) => b.id),
-          )
-          .execute();
-        batch.forEach((b) => b.resolve());
-      } catch (err) {
-        batch.forEach((b) => b.reject(err));
-      }
-    }
-    flushingDone = false;
-  }
-
-  function markDone(id: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      doneQueue.push({ id, resolve, reject });
-      if (!flushingDone) {
-        flushingDone = true;
-        setImmediate(() => void flushDone());
-      }
-    });
-  }
+  const claims = createClaims(db, LEASE_MS);
+  const markDone = createDoneBatcher(db);
 
   async function finish(job: JobsTable, error: unknown) {
     const definition = byKind.get(job.kind);
@@ -223,24 +160,12 @@ export function createJobRunner(options: {
     }
   }
 
-  // The first pending row in index order, and the earliest lease among running rows (few):
-  // neither scans the backlog.
+  // Only the pools with a free slot count: a full pool's due jobs wait for a slot, and a
+  // finishing job wakes the loop, so they must not make the timer fire at once (a busy loop).
   async function nextDueDelay(): Promise<number> {
-    const due = await db.kysely
-      .selectFrom('jobs')
-      .select('run_at')
-      .where('status', '=', 'pending')
-      .orderBy('run_at')
-      .limit(1)
-      .executeTakeFirst();
-    const lease = await db.kysely
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.min('lease_until').as('lease'))
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    const times = [due?.run_at, lease?.lease].filter((t): t is string => typeof t === 'string');
-    if (times.length === 0) return pollMs;
-    const soonest = Math.min(...times.map((t) => Date.parse(t)));
+    const open = pools.filter((p) => p.running.size < p.size).flatMap((p) => p.kinds);
+    const soonest = open.length > 0 ? await claims.nextDueAt(open) : null;
+    if (soonest === null) return pollMs;
     return Math.max(0, Math.min(pollMs, soonest - Date.now()));
   }
 
@@ -254,17 +179,21 @@ export function createJobRunner(options: {
     try {
       do {
         again = false;
-        const free = concurrency - running.size;
-        if (free <= 0 || stopped) break;
-        const jobs = await claim(free);
-        for (const job of jobs) {
-          const p = run(job).finally(() => {
-            running.delete(p);
-            if (!stopped) loopSoon();
-          });
-          running.add(p);
+        for (const pool of pools) {
+          const free = pool.size - pool.running.size;
+          if (free <= 0 || stopped) continue;
+          const jobs = await claims.claim(pool.kinds, free);
+          for (const job of jobs) {
+            const p = run(job).finally(() => {
+              running.delete(p);
+              pool.running.delete(p);
+              if (!stopped) loopSoon();
+            });
+            running.add(p);
+            pool.running.add(p);
+          }
+          if (jobs.length === free) again = true;
         }
-        if (jobs.length === free) again = true;
       } while (again && !stopped);
       delay = await nextDueDelay();
     } catch (err) {

@@ -2,6 +2,14 @@ import type { Kysely } from 'kysely';
 
 /** Webhook configurations, their deliveries (one per event × webhook × series) and attempts. */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The job runner claims per pool of kinds (webhook attempts have their own): this index lets
+  // it find a kind's due jobs without walking past another kind's backlog.
+  await db.schema
+    .createIndex('jobs_kind_due_idx')
+    .on('jobs')
+    .columns(['status', 'kind', 'run_at'])
+    .execute();
+
   await db.schema
     .createTable('webhooks')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -67,4 +75,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['webhook_attempts', 'webhook_deliveries', 'webhooks']) {
     await db.schema.dropTable(t).execute();
   }
+  await db.schema.dropIndex('jobs_kind_due_idx').execute();
 }

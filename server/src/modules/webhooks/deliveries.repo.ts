@@ -58,15 +58,6 @@ export async function insertAttemptStart(
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** Sets the dispatch start (the start of attempt 1) of a delivery. */
-export async function setDispatchedAt(db: DbOrTrx, deliveryId: string, at: string) {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ dispatched_at: at })
-    .where('id', '=', deliveryId)
-    .execute();
-}
-
 /** Writes an attempt's outcome once; returns false when it was already recorded. */
 export async function recordAttemptResult(
   db: DbOrTrx,
@@ -90,7 +81,7 @@ export async function recordAttemptResult(
 export async function updatePendingDelivery(
   db: DbOrTrx,
   deliveryId: string,
-  patch: Partial<Pick<DeliveryRow, 'status' | 'attempt_count' | 'completed_at'>>,
+  patch: Partial<Pick<DeliveryRow, 'status' | 'attempt_count' | 'completed_at' | 'dispatched_at'>>,
 ) {
   await db
     .updateTable('webhook_deliveries')

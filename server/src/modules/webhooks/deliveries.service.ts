@@ -101,7 +101,8 @@ function presentDelivery(
     eventType: d.event_type,
     status: d.status,
     createdAt: d.created_at,
-    dispatchedAt: d.dispatched_at,
+    // Written with attempt 1's outcome; while attempt 1 runs, its start is the dispatch time.
+    dispatchedAt: d.dispatched_at ?? attempts.find((a) => a.attempt === 1)?.started_at ?? null,
     completedAt: d.completed_at,
     attempts: attempts.map((a) => ({
       attempt: a.attempt,
