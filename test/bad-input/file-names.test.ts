@@ -51,7 +51,7 @@ describe.each(ENGINES)('file names on %s', (engine) => {
     const res = await fetch(`${ctx.baseUrl}/api/documents/quick-create`, {
       method: 'POST',
       headers: { 'x-api-key': apiKey, 'content-type': type },
-      body,
+      body: new Uint8Array(body),
     });
     const json = (await res.json()) as {
       document: { id: string; file: string; originalFile: string; downloadUrl: string };
