@@ -158,6 +158,11 @@ export function registerErrorHandlers(app: FastifyInstance) {
     }
     const mapped = fromFastifyError(error);
     if (mapped) return sendProblem(request, reply, mapped);
+    if (request.raw.readableAborted || request.raw.socket?.destroyed) {
+      // The client hung up (e.g. mid-upload): nobody reads this answer, and it is not our fault.
+      request.log.info({ err: error }, 'client closed the connection');
+      return sendProblem(request, reply, new AppError('malformed_request', 'Request aborted.'));
+    }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
       return sendProblem(
