@@ -5,6 +5,8 @@ import { SMTPServer } from 'smtp-server';
 export type SmtpSink = {
   url: string;
   messages: ParsedMail[];
+  /** SMTP envelope recipients (RCPT TO) of each message, in the order of `messages`. */
+  recipients: string[][];
   /** Makes the server refuse recipients matching the pattern (a transport failure). */
   rejectRecipients: (pattern: RegExp | null) => void;
   waitFor: (predicate: (m: ParsedMail) => boolean, timeoutMs?: number) => Promise<ParsedMail>;
@@ -14,6 +16,7 @@ export type SmtpSink = {
 /** Starts an SMTP sink on a free loopback port, or on `port` (a server coming back). */
 export async function startSmtpSink(options: { port?: number } = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
+  const recipients: string[][] = [];
   let reject: RegExp | null = null;
   const server = new SMTPServer({
     authOptional: true,
@@ -27,9 +30,10 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
       }
       callback();
     },
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
+          recipients.push(session.envelope.rcptTo.map((r) => r.address));
           messages.push(parsed);
           callback();
         })
@@ -41,6 +45,7 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    recipients,
     rejectRecipients: (pattern) => {
       reject = pattern;
     },
