@@ -132,15 +132,20 @@ export function handleFrameworkError(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-  return sendProblem(
-    request,
-    reply,
-    new AppError(
-      tooLong ? 'uri_too_long' : 'malformed_request',
-      tooLong ? 'A path segment is too long.' : 'The URL cannot be decoded.',
-    ),
-  );
+  let problem: AppError;
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    problem = new AppError('uri_too_long', 'A path segment is too long.');
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    problem = new AppError('malformed_request', 'The URL cannot be decoded.');
+  } else {
+    // An async route constraint failing is ours, not the client's.
+    request.log.error({ err: error }, 'router error');
+    problem = new AppError(
+      'internal_error',
+      'Something went wrong; the request id helps us find it.',
+    );
+  }
+  return sendProblem(request, reply, problem);
 }
 
 /** Installs the error and not-found handlers that make every error problem+json. */
