@@ -24,6 +24,7 @@ import { MAX_UPLOAD_BYTES } from './modules/documents/documents.schemas.js';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js';
 import { registerMailboxRoutes } from './modules/mail/mailbox.routes.js';
+import { registerMetaRoutes } from './modules/ops/meta.routes.js';
 import { registerOpsRoutes } from './modules/ops/ops.routes.js';
 import { registerTenantRoutes } from './modules/tenants/tenants.routes.js';
 import { registerEventRoutes } from './modules/events/events.routes.js';
@@ -151,6 +152,7 @@ export async function buildApp(options: {
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerOpsRoutes(app, deps);
+  registerMetaRoutes(app, deps);
   registerAccountRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerWebhookRoutes(app, deps);

@@ -1,0 +1,82 @@
+import { ApiError, type FieldError } from '../shared/http.js';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+function toFieldErrors(value: unknown): FieldError[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (e): e is FieldError =>
+      typeof e === 'object' &&
+      e !== null &&
+      typeof e.path === 'string' &&
+      typeof e.message === 'string',
+  );
+}
+
+/**
+ * Calls the service with the session cookie: a JSON body, a multipart form, or nothing.
+ * Returns the parsed JSON (undefined for 204) or throws the shared ApiError. The shared
+ * requestJson only speaks GET and POST with JSON, which the signing page needs; the dashboard
+ * also patches, deletes and uploads.
+ */
+export async function api<T>(
+  url: string,
+  options: { method?: Method; json?: unknown; form?: FormData } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.form ?? (options.json === undefined ? undefined : JSON.stringify(options.json)),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'Could not reach Signet. Check your connection.');
+  }
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (response.ok) return body as T;
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<
+    string,
+    unknown
+  >;
+  const detail =
+    typeof problem.detail === 'string'
+      ? problem.detail
+      : typeof problem.title === 'string'
+        ? problem.title
+        : `The service answered ${response.status}.`;
+  throw new ApiError(
+    response.status,
+    typeof problem.code === 'string' ? problem.code : `http_${response.status}`,
+    detail,
+    toFieldErrors(problem.errors),
+  );
+}
+
+/** The error as an ApiError, so callers can read status and field errors of anything thrown. */
+export function asApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  return new ApiError(0, 'unexpected', err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * The message for one form field from a 422 answer. JSON bodies report `body.email`, multipart
+ * forms `signees.2.email`: both are matched by the field's own path.
+ */
+export function fieldError(errors: FieldError[], field: string): string | undefined {
+  return errors.find((e) => e.path === field || e.path === `body.${field}`)?.message;
+}
+
+/** Field errors no form field claims: shown above the form so none is lost. */
+export function otherErrors(errors: FieldError[], fields: string[]): FieldError[] {
+  return errors.filter((e) => !fields.some((f) => e.path === f || e.path === `body.${f}`));
+}

@@ -1,0 +1,140 @@
+import { useState, type FormEvent } from 'react';
+import { api, fieldError, otherErrors } from './api.js';
+import { Link, navigate } from './router.js';
+import type { Meta, User } from './types.js';
+import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import { useSubmit } from './use-submit.js';
+
+/** Log in with e-mail and password; the session cookie is set by the service. */
+export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { busy, errors, message, submit } = useSubmit();
+  const fields = ['email', 'password'];
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void submit(async () => {
+      const { user } = await api<{ user: User }>('/api/auth/login', {
+        method: 'POST',
+        json: { email, password },
+      });
+      props.onLoggedIn(user);
+      navigate('/app/documents', { replace: true });
+    });
+  }
+  return (
+    <section className="card auth-card">
+      <PageTitle>Log in</PageTitle>
+      <form onSubmit={onSubmit} noValidate className="form">
+        <ErrorMessage error={message} />
+        {otherErrors(errors, fields).map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        <TextField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldError(errors, 'email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError(errors, 'password')}
+        />
+        <button type="submit" className="button primary" disabled={busy}>
+          Log in
+        </button>
+      </form>
+      <p>
+        New to Signet? <Link to="/signup">Create an account</Link>
+      </p>
+    </section>
+  );
+}
+
+/** Create an account; afterwards, say where the verification e-mail went. */
+export function SignupPage(props: { meta: Meta }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [created, setCreated] = useState<User | null>(null);
+  const { busy, errors, message, submit } = useSubmit();
+  const fields = ['name', 'email', 'password'];
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void submit(async () => {
+      const { user } = await api<{ user: User }>('/api/auth/signup', {
+        method: 'POST',
+        json: { name, email, password },
+      });
+      setCreated(user);
+    });
+  }
+  if (created) {
+    return (
+      <section className="card auth-card">
+        <PageTitle>Check your e-mail</PageTitle>
+        <p role="status">
+          We sent a verification e-mail to <strong>{created.email}</strong>. Open the link in it to
+          verify your address, then log in.
+        </p>
+        {props.meta.devMailbox && (
+          <p>
+            This sandbox does not send e-mails: open the <a href="/dev/mailbox">dev mailbox</a> to
+            find it.
+          </p>
+        )}
+        <p>
+          <Link to="/login" className="button primary">
+            Go to log in
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="card auth-card">
+      <PageTitle>Create your account</PageTitle>
+      <form onSubmit={onSubmit} noValidate className="form">
+        <ErrorMessage error={message} />
+        {otherErrors(errors, fields).map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        <TextField
+          label="Name"
+          autoComplete="name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(errors, 'name')}
+        />
+        <TextField
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldError(errors, 'email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError(errors, 'password')}
+        />
+        <button type="submit" className="button primary" disabled={busy}>
+          Sign up
+        </button>
+      </form>
+      <p>
+        Already have an account? <Link to="/login">Log in</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, asApiError } from './api.js';
+import { LoginPage, SignupPage } from './auth-pages.js';
+import { ApiKeysPage } from './api-keys-page.js';
+import { DocumentDetailPage } from './document-detail-page.js';
+import { DocumentsPage } from './documents-page.js';
+import { Layout, PublicLayout } from './layout.js';
+import { matchPath, navigate, useLocation } from './router.js';
+import { rememberedTenantId, rememberTenantId, SessionContext, type Session } from './session.js';
+import { TenantsPage } from './tenants-page.js';
+import type { Meta, Tenant, User } from './types.js';
+import { ErrorMessage, PageTitle } from './ui.js';
+import { UploadPage } from './upload-page.js';
+import { WebhookDeliveriesPage } from './webhook-deliveries-page.js';
+import { WebhooksPage } from './webhooks-page.js';
+
+type Loaded = { meta: Meta; user: User | null };
+
+/** The dashboard: loads who is logged in, then shows the page for the current URL. */
+export function DashboardApp() {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { path } = useLocation();
+
+  useEffect(() => {
+    (async () => {
+      try {
+        const meta = await api<Meta>('/api/meta');
+        let user: User | null = null;
+        try {
+          user = (await api<{ user: User }>('/api/auth/me')).user;
+        } catch (err) {
+          if (asApiError(err).status !== 401) throw err;
+        }
+        setLoaded({ meta, user });
+      } catch (err) {
+        setFailure(asApiError(err).message);
+      }
+    })();
+  }, []);
+
+  const setUser = useCallback((user: User | null) => {
+    setLoaded((l) => (l ? { ...l, user } : l));
+  }, []);
+
+  if (failure) return <ErrorMessage error={`Signet could not start: ${failure}`} />;
+  if (!loaded) return <p className="loading">Loading…</p>;
+
+  const { meta, user } = loaded;
+  if (!user || path === '/login' || path === '/signup') {
+    if (user && (path === '/login' || path === '/signup')) {
+      navigate('/app/documents', { replace: true });
+      return null;
+    }
+    return (
+      <PublicLayout meta={meta}>
+        {path === '/signup' ? (
+          <SignupPage meta={meta} />
+        ) : (
+          <LoginPage onLoggedIn={(u) => setUser(u)} />
+        )}
+      </PublicLayout>
+    );
+  }
+  return <LoggedIn meta={meta} user={user} setUser={setUser} path={path} />;
+}
+
+function LoggedIn(props: {
+  meta: Meta;
+  user: User;
+  setUser: (user: User | null) => void;
+  path: string;
+}) {
+  const [tenants, setTenants] = useState<Tenant[] | null>(null);
+  const [tenantId, setTenantId] = useState<string | null>(rememberedTenantId());
+
+  const reloadTenants = useCallback(async (selectId?: string) => {
+    const list = (await api<{ tenants: Tenant[] }>('/api/tenants')).tenants;
+    setTenants(list);
+    if (selectId) {
+      setTenantId(selectId);
+      rememberTenantId(selectId);
+    }
+  }, []);
+
+  useEffect(() => {
+    reloadTenants().catch(() => setTenants([]));
+  }, [reloadTenants]);
+
+  const session = useMemo<Session | null>(() => {
+    if (!tenants) return null;
+    const tenant = tenants.find((t) => t.id === tenantId) ?? tenants[0] ?? null;
+    return {
+      meta: props.meta,
+      user: props.user,
+      tenants,
+      tenant,
+      selectTenant: (id) => {
+        setTenantId(id);
+        rememberTenantId(id);
+      },
+      reloadTenants,
+      setUser: props.setUser,
+    };
+  }, [tenants, tenantId, props.meta, props.user, props.setUser, reloadTenants]);
+
+  if (!session) return <p className="loading">Loading…</p>;
+  return (
+    <SessionContext.Provider value={session}>
+      <Layout>
+        <Route path={props.path} />
+      </Layout>
+    </SessionContext.Provider>
+  );
+}
+
+function Route(props: { path: string }): ReactNode {
+  const { path } = props;
+  if (path === '/' || path === '/app' || path === '/app/') {
+    navigate('/app/documents', { replace: true });
+    return null;
+  }
+  if (path === '/app/documents') return <DocumentsPage />;
+  if (path === '/app/documents/new') return <UploadPage />;
+  const doc = matchPath('/app/documents/:id', path);
+  if (doc) return <DocumentDetailPage key={doc.id} documentId={doc.id} />;
+  if (path === '/app/api-keys') return <ApiKeysPage />;
+  if (path === '/app/tenants') return <TenantsPage />;
+  if (path === '/app/webhooks') return <WebhooksPage />;
+  const hook = matchPath('/app/webhooks/:id', path);
+  if (hook) return <WebhookDeliveriesPage key={hook.id} webhookId={hook.id} />;
+  return (
+    <>
+      <PageTitle>Page not found</PageTitle>
+      <p>There is no dashboard page at this address.</p>
+    </>
+  );
+}

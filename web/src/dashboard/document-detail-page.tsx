@@ -1,0 +1,223 @@
+import { useState } from 'react';
+import { api, asApiError } from './api.js';
+import { Link, navigate } from './router.js';
+import type { AuditEntry, Delivered, SigneDocument, Signee } from './types.js';
+import { ConfirmButton, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
+import { useLoad } from './use-load.js';
+
+type Detail = { document: SigneDocument; signees: Signee[] };
+
+const DELIVERY_TEXT: Record<Delivered['status'], string> = {
+  sent: 'invitation e-mailed',
+  scheduled: 'waits for its turn in the signing order',
+  failed: 'e-mail failed',
+  link: 'deliver this signing link yourself',
+};
+
+/** One document: signees, actions (send, remind, cancel, delete, download) and its timeline. */
+export function DocumentDetailPage(props: { documentId: string }) {
+  const base = `/api/documents/${props.documentId}`;
+  const detail = useLoad(() => api<Detail>(base), [base]);
+  const trail = useLoad(
+    async () => (await api<{ auditTrail: AuditEntry[] }>(`${base}/audit-trail`)).auditTrail,
+    [base],
+  );
+  const [deliveries, setDeliveries] = useState<Delivered[] | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function run(label: string, action: () => Promise<void>) {
+    setBusy(true);
+    setNotice(null);
+    setFailure(null);
+    try {
+      await action();
+    } catch (err) {
+      setFailure(`${label} failed: ${asApiError(err).message}`);
+    } finally {
+      setBusy(false);
+    }
+    detail.reload();
+    trail.reload();
+  }
+
+  const send = () =>
+    run('Sending', async () => {
+      const r = await api<{ deliveries: Delivered[] }>(`${base}/send-for-signing`, {
+        method: 'POST',
+      });
+      setDeliveries(r.deliveries);
+      setNotice('Sent for signing.');
+    });
+  const remind = () =>
+    run('Reminding', async () => {
+      const r = await api<{ deliveries: Delivered[] }>(`${base}/remind`, { method: 'POST' });
+      setDeliveries(r.deliveries);
+      setNotice('Reminders sent to the signees whose turn it is.');
+    });
+  const cancel = () =>
+    run('Cancelling', async () => {
+      await api(`${base}/cancel`, { method: 'POST' });
+      setNotice('The document is cancelled; its signing links no longer work.');
+    });
+  const remove = () =>
+    run('Deleting', async () => {
+      await api(base, { method: 'DELETE' });
+      navigate('/app/documents', { replace: true });
+    });
+
+  if (detail.error && !detail.data) {
+    return (
+      <>
+        <PageTitle>Document</PageTitle>
+        <ErrorMessage error={detail.error} />
+        <Link to="/app/documents">← All documents</Link>
+      </>
+    );
+  }
+  if (!detail.data) return <p className="loading">Loading…</p>;
+  const { document: doc, signees } = detail.data;
+  const sealed = doc.status === 'signed';
+
+  return (
+    <>
+      <PageTitle>{doc.name}</PageTitle>
+      <p>
+        <Link to="/app/documents">← All documents</Link>
+      </p>
+      <section className="card" aria-labelledby="doc-summary">
+        <h2 id="doc-summary" className="visually-hidden">
+          Summary
+        </h2>
+        <dl className="facts">
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <StatusBadge status={doc.status} />
+            </dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <Time value={doc.createdAt} />
+            </dd>
+          </div>
+          <div>
+            <dt>Reminders possible</dt>
+            <dd>
+              {doc.reminderCooldownUntil ? (
+                <>
+                  after <Time value={doc.reminderCooldownUntil} />
+                </>
+              ) : (
+                'now'
+              )}
+            </dd>
+          </div>
+          {doc.hash && (
+            <div className="wide">
+              <dt>SHA-256</dt>
+              <dd className="mono break">{doc.hash}</dd>
+            </div>
+          )}
+        </dl>
+        <div className="button-row">
+          <a className="button secondary" href={doc.downloadUrl} download>
+            {sealed ? 'Download sealed PDF' : 'Download original PDF'}
+          </a>
+          {doc.status === 'draft' && (
+            <button type="button" className="button primary" disabled={busy} onClick={send}>
+              Send for signing
+            </button>
+          )}
+          {doc.status === 'in_process' && (
+            <button type="button" className="button secondary" disabled={busy} onClick={remind}>
+              Remind
+            </button>
+          )}
+          {doc.status === 'in_process' && (
+            <ConfirmButton
+              label="Cancel document"
+              question="Cancel this document? Signees can no longer sign it."
+              confirmLabel="Yes, cancel"
+              onConfirm={cancel}
+            />
+          )}
+          {doc.status !== 'in_process' && doc.status !== 'pending_seal' && (
+            <ConfirmButton
+              label="Delete"
+              accessibleLabel="Delete document"
+              question="Delete this document and its files?"
+              confirmLabel="Yes, delete"
+              onConfirm={remove}
+            />
+          )}
+        </div>
+        {notice && <StatusMessage>{notice}</StatusMessage>}
+        <ErrorMessage error={failure} />
+      </section>
+      {deliveries && (
+        <section className="card" aria-labelledby="delivery-results">
+          <h2 id="delivery-results">Delivery results</h2>
+          <ul className="plain-list">
+            {deliveries.map((d) => (
+              <li key={d.signeeId}>
+                <strong>{d.email}</strong>: <StatusBadge status={d.status} />{' '}
+                {DELIVERY_TEXT[d.status]}
+                {d.error && <span className="error-text"> ({d.error})</span>}
+                {d.signingUrl && (
+                  <span className="block mono break">
+                    <a href={d.signingUrl}>{d.signingUrl}</a>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section className="card" aria-labelledby="signees">
+        <h2 id="signees">Signees</h2>
+        <ul className="plain-list">
+          {signees.map((s) => (
+            <li key={s.id}>
+              <strong>{s.name}</strong> <span className="muted">{s.email}</span>{' '}
+              <StatusBadge status={s.status} />
+              {s.signedAt && (
+                <span className="muted">
+                  {' '}
+                  signed <Time value={s.signedAt} />
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <Timeline entries={trail.data} signees={signees} />
+      <ErrorMessage error={trail.error} />
+    </>
+  );
+}
+
+function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
+  const who = (id: string | null) => props.signees.find((s) => s.id === id)?.email;
+  return (
+    <section className="card" aria-labelledby="timeline">
+      <h2 id="timeline">Timeline</h2>
+      {props.entries && (
+        <ol className="timeline">
+          {props.entries.map((e) => (
+            <li key={e.id}>
+              <Time value={e.createdAt} />
+              <span className="timeline-action">{e.action.replace(/[._]/g, ' ')}</span>
+              <span className="muted">
+                {who(e.signeeId) ?? e.actor}
+                {e.ip ? ` · ${e.ip}` : ''}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+import type { ReactNode } from 'react';
+import { api } from './api.js';
+import { Link, navigate, useLocation } from './router.js';
+import { useSession } from './session.js';
+import type { Meta } from './types.js';
+
+const NAV = [
+  { to: '/app/documents', label: 'Documents' },
+  { to: '/app/tenants', label: 'Tenants' },
+  { to: '/app/webhooks', label: 'Webhooks' },
+  { to: '/app/api-keys', label: 'API keys' },
+];
+
+/** The sandbox banner: every page of a sandbox host says so, with the dev mailbox at hand. */
+export function SandboxBanner(props: { meta: Meta }) {
+  if (props.meta.environment !== 'sandbox') return null;
+  return (
+    <div className="sandbox-banner" role="note">
+      <strong>Sandbox</strong>: test keys and documents only; nothing here is legally binding.
+      {props.meta.devMailbox && (
+        <>
+          {' '}
+          E-mails are not sent: read them in the <a href="/dev/mailbox">dev mailbox</a>.
+        </>
+      )}
+    </div>
+  );
+}
+
+function Brand() {
+  return (
+    <span className="brand">
+      <span className="brand-mark" aria-hidden="true" />
+      Signet
+    </span>
+  );
+}
+
+/** Header and main landmark for the login and sign-up pages. */
+export function PublicLayout(props: { meta: Meta; children: ReactNode }) {
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SandboxBanner meta={props.meta} />
+      <header className="site-header">
+        <Brand />
+      </header>
+      <main id="main" className="main narrow">
+        {props.children}
+      </main>
+    </div>
+  );
+}
+
+/** Header with navigation, tenant selector and log-out around every logged-in page. */
+export function Layout(props: { children: ReactNode }) {
+  const session = useSession();
+  const { path } = useLocation();
+  async function logOut() {
+    try {
+      await api('/api/auth/logout', { method: 'POST' });
+    } finally {
+      session.setUser(null);
+      navigate('/login', { replace: true });
+    }
+  }
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SandboxBanner meta={session.meta} />
+      <header className="site-header dash-header">
+        <Link to="/app/documents" className="brand-link">
+          <Brand />
+        </Link>
+        <nav aria-label="Dashboard" className="dash-nav">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} aria-current={path.startsWith(item.to) ? 'page' : undefined}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="dash-account">
+          {session.tenants.length > 0 && (
+            <label className="tenant-select">
+              <span>Current tenant</span>
+              <select
+                value={session.tenant?.id ?? ''}
+                onChange={(e) => session.selectTenant(e.target.value)}
+              >
+                {session.tenants.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <span className="user-name" title={session.user.email}>
+            {session.user.name}
+          </span>
+          <button type="button" className="button secondary small" onClick={logOut}>
+            Log out
+          </button>
+        </div>
+      </header>
+      {!session.user.emailVerified && (
+        <div className="verify-banner" role="note">
+          Verify your e-mail address ({session.user.email}) to create and send documents: open the
+          link in the e-mail we sent
+          {session.meta.devMailbox && (
+            <>
+              {' '}
+              (<a href="/dev/mailbox">dev mailbox</a>)
+            </>
+          )}
+          , then reload this page.
+        </div>
+      )}
+      <main id="main" className="main">
+        {props.children}
+      </main>
+    </div>
+  );
+}
+
+/** Shown on tenant pages when the user has no tenant yet. */
+export function NoTenant() {
+  return (
+    <p className="empty">
+      You do not belong to a tenant yet. <Link to="/app/tenants">Create a tenant</Link> first.
+    </p>
+  );
+}

@@ -1,0 +1,206 @@
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type InputHTMLAttributes,
+  type ReactNode,
+} from 'react';
+import type { ApiError } from '../shared/http.js';
+
+/**
+ * The page's h1, focused on arrival so screen readers announce the new view after a client-side
+ * navigation, and the document title to match.
+ */
+export function PageTitle(props: { children: string; actions?: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${props.children} · Signet`;
+    ref.current?.focus({ preventScroll: true });
+  }, [props.children]);
+  return (
+    <div className="page-head">
+      <h1 ref={ref} tabIndex={-1}>
+        {props.children}
+      </h1>
+      {props.actions && <div className="button-row">{props.actions}</div>}
+    </div>
+  );
+}
+
+/** A labelled text field with its hint and error tied to it by aria-describedby. */
+export function TextField(
+  props: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string },
+) {
+  const { label, error, hint, className, ...input } = props;
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {hint && (
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      <input
+        {...input}
+        id={id}
+        className={`text-input${error ? ' invalid' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described.length > 0 ? described.join(' ') : undefined}
+      />
+      {error && (
+        <span className="field-error" id={`${id}-error`}>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** An error box announced when it appears. */
+export function ErrorMessage(props: { error: ApiError | string | null }) {
+  if (!props.error) return null;
+  const text = typeof props.error === 'string' ? props.error : props.error.message;
+  return (
+    <p className="form-error" role="alert">
+      {text}
+    </p>
+  );
+}
+
+/** A status line announced politely (saved, copied, sent…). */
+export function StatusMessage(props: { children: ReactNode }) {
+  return (
+    <p className="status-message" role="status">
+      {props.children}
+    </p>
+  );
+}
+
+/**
+ * A destructive button that asks first, in the page rather than a browser dialog, so the
+ * question is announced and reachable by keyboard like everything else.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  /** The button's accessible name when the visible label alone is ambiguous in a list. */
+  accessibleLabel?: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<void> | void;
+  disabled?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirmRef.current?.focus();
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button
+        type="button"
+        className="button secondary small"
+        disabled={props.disabled}
+        aria-label={props.accessibleLabel}
+        onClick={() => setAsking(true)}
+      >
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <span className="confirm" role="group" aria-label={props.question}>
+      <span className="confirm-question">{props.question}</span>
+      <button
+        ref={confirmRef}
+        type="button"
+        className="button danger small"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await props.onConfirm();
+          } finally {
+            setBusy(false);
+            setAsking(false);
+          }
+        }}
+      >
+        {props.confirmLabel}
+      </button>
+      <button type="button" className="button secondary small" onClick={() => setAsking(false)}>
+        Keep
+      </button>
+    </span>
+  );
+}
+
+/** A secret shown exactly once, with a copy button and the warning that it will not come back. */
+export function SecretOnce(props: { label: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const id = useId();
+  return (
+    <section className="secret-once" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{props.label}</h2>
+      <p className="warning-text">
+        Copy it now: this is the only time Signet shows it. Only a hash is stored, so it cannot be
+        shown again.
+      </p>
+      <div className="secret-row">
+        <input
+          className="text-input mono"
+          readOnly
+          value={props.secret}
+          aria-label={props.label}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button
+          type="button"
+          className="button primary"
+          onClick={async () => {
+            try {
+              await navigator.clipboard.writeText(props.secret);
+              setCopied('yes');
+            } catch {
+              setCopied('failed');
+            }
+          }}
+        >
+          Copy
+        </button>
+      </div>
+      {copied === 'yes' && <StatusMessage>Copied to the clipboard.</StatusMessage>}
+      {copied === 'failed' && (
+        <StatusMessage>
+          Copying is blocked here: select the text and copy it yourself.
+        </StatusMessage>
+      )}
+      <button type="button" className="button secondary small" onClick={props.onDone}>
+        I have saved it
+      </button>
+    </section>
+  );
+}
+
+/** A date and time in the reader's locale, with the exact instant in the machine-readable attribute. */
+export function Time(props: { value: string | null; empty?: string }) {
+  if (!props.value) return <span className="muted">{props.empty ?? '—'}</span>;
+  return (
+    <time dateTime={props.value}>
+      {new Date(props.value).toLocaleString(undefined, {
+        dateStyle: 'medium',
+        timeStyle: 'medium',
+      })}
+    </time>
+  );
+}
+
+/** A coloured status pill; the text carries the meaning, the colour only repeats it. */
+export function StatusBadge(props: { status: string }) {
+  return <span className={`badge badge-${props.status}`}>{props.status.replace(/_/g, ' ')}</span>;
+}

@@ -1,0 +1,154 @@
+import { useState, type FormEvent } from 'react';
+import { api, otherErrors } from './api.js';
+import { NoTenant } from './layout.js';
+import { Link, navigate } from './router.js';
+import { useSession } from './session.js';
+import type { SigneDocument } from './types.js';
+import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import { useSubmit } from './use-submit.js';
+
+type SigneeRow = { key: number; email: string; name: string };
+let nextKey = 1;
+const emptyRow = (): SigneeRow => ({ key: nextKey++, email: '', name: '' });
+
+/**
+ * Upload a PDF with its signees (quick-create). The service checks everything; its 422 paths
+ * (`file`, `signees.1.email`, …) put each message next to the field that caused it.
+ */
+export function UploadPage() {
+  const { tenant } = useSession();
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState('');
+  const [message, setMessage] = useState('');
+  const [rows, setRows] = useState<SigneeRow[]>([emptyRow()]);
+  const upload = useSubmit();
+  if (!tenant) return <NoTenant />;
+
+  const err = (path: string) => upload.errors.find((e) => e.path === path)?.message;
+  const signeeFields = rows.flatMap((_, i) => [
+    `signees.${i}.email`,
+    `signees.${i}.name`,
+    `signees.${i}`,
+  ]);
+  const known = ['file', 'name', 'signingMessage', 'signees', ...signeeFields];
+  const update = (key: number, patch: Partial<SigneeRow>) =>
+    setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!tenant) return;
+    void upload.submit(async () => {
+      const form = new FormData();
+      form.append('tenantId', tenant.id);
+      if (name.trim()) form.append('name', name.trim());
+      if (message.trim()) form.append('signingMessage', message.trim());
+      form.append('signees', JSON.stringify(rows.map((r) => ({ email: r.email, name: r.name }))));
+      // The file goes last: the service streams it, having read the other parts first.
+      if (file) form.append('file', file, file.name);
+      const result = await api<{ document: SigneDocument }>('/api/documents/quick-create', {
+        method: 'POST',
+        form,
+      });
+      navigate(`/app/documents/${result.document.id}`);
+    });
+  }
+
+  return (
+    <>
+      <PageTitle>Upload a document</PageTitle>
+      <p>
+        <Link to="/app/documents">← All documents</Link>
+      </p>
+      <form className="card form" onSubmit={onSubmit} noValidate>
+        <ErrorMessage error={upload.message} />
+        {otherErrors(upload.errors, known).map((e) => (
+          <ErrorMessage key={e.path} error={`${e.path}: ${e.message}`} />
+        ))}
+        <div className="field">
+          <label className="field-label" htmlFor="upload-file">
+            PDF file
+          </label>
+          <span className="field-hint" id="upload-file-hint">
+            A PDF under 50 MiB.
+          </span>
+          <input
+            id="upload-file"
+            type="file"
+            accept="application/pdf,.pdf"
+            className={`text-input${err('file') ? ' invalid' : ''}`}
+            aria-describedby={`upload-file-hint${err('file') ? ' upload-file-error' : ''}`}
+            aria-invalid={err('file') ? true : undefined}
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+          {err('file') && (
+            <span className="field-error" id="upload-file-error">
+              {err('file')}
+            </span>
+          )}
+        </div>
+        <TextField
+          label="Document name"
+          hint="Optional: the file name is used otherwise."
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={err('name')}
+        />
+        <div className="field">
+          <label className="field-label" htmlFor="signing-message">
+            Message to signees
+          </label>
+          <textarea
+            id="signing-message"
+            className="text-input"
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          {err('signingMessage') && <span className="field-error">{err('signingMessage')}</span>}
+        </div>
+        <fieldset className="signees">
+          <legend>Signees</legend>
+          {err('signees') && <p className="field-error">{err('signees')}</p>}
+          {rows.map((row, i) => (
+            <div key={row.key} className="signee-row" role="group" aria-label={`Signee ${i + 1}`}>
+              <TextField
+                label={`Signee ${i + 1} name`}
+                value={row.name}
+                onChange={(e) => update(row.key, { name: e.target.value })}
+                error={err(`signees.${i}.name`)}
+              />
+              <TextField
+                label={`Signee ${i + 1} e-mail`}
+                type="email"
+                value={row.email}
+                onChange={(e) => update(row.key, { email: e.target.value })}
+                error={err(`signees.${i}.email`) ?? err(`signees.${i}`)}
+              />
+              {rows.length > 1 && (
+                <button
+                  type="button"
+                  className="button secondary small"
+                  aria-label={`Remove signee ${i + 1}`}
+                  onClick={() => setRows((rs) => rs.filter((r) => r.key !== row.key))}
+                >
+                  Remove
+                </button>
+              )}
+            </div>
+          ))}
+          <button
+            type="button"
+            className="button secondary small"
+            onClick={() => setRows((rs) => [...rs, emptyRow()])}
+          >
+            Add signee
+          </button>
+        </fieldset>
+        <div className="button-row">
+          <button type="submit" className="button primary" disabled={upload.busy}>
+            {upload.busy ? 'Uploading…' : 'Upload'}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
