@@ -43,8 +43,30 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
   file.pragma('synchronous = FULL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(file) }),
+  });
   return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+}
+
+// Kysely prepares every statement anew, which was a fifth of the CPU of a simple authenticated
+// request. Statements run to completion synchronously (Kysely streams nothing here), so one
+// prepared statement per SQL text can be reused; the map is bounded by evicting the oldest.
+const STATEMENT_CACHE_SIZE = 500;
+function withStatementCache(file: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare: (text: string) => {
+      let statement = cache.get(text);
+      if (!statement) {
+        statement = file.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** True when the database answers a trivial query. */
