@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import path from 'node:path';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -18,6 +19,7 @@ import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
+import { registerWebAssets } from './http/web-assets.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
 import { memoize, newId } from './lib/ids.js';
 import { MAX_UPLOAD_BYTES } from './modules/documents/documents.schemas.js';
@@ -115,6 +117,7 @@ export async function buildApp(options: {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerWebAssets(app, { distDir: path.resolve('web/dist') });
 
   const mailTransport = createMailTransport(config.smtpUrl);
   const storage = createStorage(config);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -47,7 +48,25 @@ export async function createPostgresDatabase() {
   };
 }
 
-/** Builds the service on the given engine with env overrides; listen: true binds a real port. */
+/**
+ * A loopback port that was free a moment ago: for a service that must know its own address
+ * before it starts (PUBLIC_URL in e-mailed links), pass it as env PORT with listen: true.
+ */
+export async function findFreePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Builds the service on the given engine with env overrides; listen: true binds a real port
+ * (env PORT when given, else any free one).
+ */
 export async function createTestContext(
   engine: EngineName,
   options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {},
@@ -70,7 +89,7 @@ export async function createTestContext(
   });
   let baseUrl = config.publicUrl;
   if (options.listen) {
-    await app.listen({ port: 0, host: '127.0.0.1' });
+    await app.listen({ port: options.env?.PORT ? config.port : 0, host: '127.0.0.1' });
     const address = app.server.address() as { port: number };
     baseUrl = `http://127.0.0.1:${address.port}`;
   } else {

@@ -1,0 +1,84 @@
+/** One field-level problem from a 422 answer. */
+export type FieldError = { path: string; message: string };
+
+/** A failed call: a problem+json answer from the service, or no answer at all (status 0). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fieldErrors: FieldError[];
+
+  constructor(status: number, code: string, detail: string, fieldErrors: FieldError[] = []) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+type ProblemBody = { code?: unknown; detail?: unknown; title?: unknown; errors?: unknown };
+
+function toFieldErrors(value: unknown): FieldError[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (e): e is FieldError =>
+      typeof e === 'object' &&
+      e !== null &&
+      typeof (e as FieldError).path === 'string' &&
+      typeof (e as FieldError).message === 'string',
+  );
+}
+
+/** Sends a JSON request to the service and returns the parsed body, or throws an ApiError. */
+export async function requestJson<T>(
+  url: string,
+  options: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers: {
+        accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(
+      0,
+      'network_error',
+      'Could not reach the signing service. Check your connection and try again.',
+    );
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (response.ok) return body as T;
+  const problem = (typeof body === 'object' && body !== null ? body : {}) as ProblemBody;
+  const detail =
+    typeof problem.detail === 'string'
+      ? problem.detail
+      : typeof problem.title === 'string'
+        ? problem.title
+        : `The service answered ${response.status}.`;
+  throw new ApiError(
+    response.status,
+    typeof problem.code === 'string' ? problem.code : `http_${response.status}`,
+    detail,
+    toFieldErrors(problem.errors),
+  );
+}
+
+/** A sentence for an action that failed, from an ApiError (or anything else that was thrown). */
+export function failureMessage(action: string, err: ApiError | null): string {
+  if (!err) return `${action} failed unexpectedly. Reload the page and try again.`;
+  if (err.status === 0) return err.message;
+  return `${action} failed: ${err.message}`;
+}
