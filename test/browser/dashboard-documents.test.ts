@@ -1,0 +1,128 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, VIEWPORTS, type RecordedPage } from '../helpers/browser.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
+import { api, quickCreate } from '../helpers/documents.js';
+import { createTenant, createUser } from '../helpers/factories.js';
+import { makePdf } from '../helpers/pdf.js';
+import {
+  checkPages,
+  expectNoSidewaysScroll,
+  openLoggedIn,
+  screenshotPage,
+  startService,
+} from './dashboard-support.js';
+
+const PROVOKED = /^console: Failed to load resource: .* status of (40[1349]|41[35]|422|429) /;
+
+describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
+  let ctx: TestContext;
+  let browser: Browser;
+  const opened: RecordedPage[] = [];
+
+  beforeAll(async () => {
+    ctx = await startService(engine);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ctx?.close();
+  });
+  afterEach(() => checkPages(ctx, opened, PROVOKED));
+
+  it('uploads with field errors, sends, reminds, cancels, downloads; lists with filter and pages', async () => {
+    const owner = await createUser(ctx, { name: 'Doris Documents' });
+    const tenant = await createTenant(ctx, owner.apiKey, 'Paper Co');
+    const page = await openLoggedIn(browser, ctx, owner, opened);
+    await page.getByRole('link', { name: 'Upload a document' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Upload a document' }).waitFor();
+
+    // No file and a bad e-mail: each message sits next to its field.
+    await page.getByLabel('Signee 1 name').fill('Ann Signer');
+    await page.getByLabel('Signee 1 e-mail').fill('not-an-email');
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await expect
+      .poll(() => page.getByLabel('Signee 1 e-mail').getAttribute('aria-invalid'))
+      .toBe('true');
+    await expect(page.getByLabel('PDF file').getAttribute('aria-invalid')).resolves.toBe('true');
+    await screenshotPage(page, 'upload-errors');
+
+    await page.getByLabel('Signee 1 e-mail').fill('ann@example.com');
+    await page.getByRole('button', { name: 'Add signee' }).click();
+    await page.getByLabel('Signee 2 name').fill('Ben Signer');
+    await page.getByLabel('Signee 2 e-mail').fill('ben@example.com');
+    await page.getByLabel('Document name').fill('Lease agreement');
+    await page.getByLabel('PDF file').setInputFiles({
+      name: 'lease.pdf',
+      mimeType: 'application/pdf',
+      buffer: makePdf({ pages: 2, title: 'Lease' }),
+    });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Lease agreement' }).waitFor();
+    const documentId = page.url().split('/').pop() ?? '';
+    const state = async () =>
+      (await api(ctx, owner.apiKey, 'GET', `/api/documents/${documentId}`)).body;
+    expect((await state()).document.status).toBe('draft');
+    expect((await state()).signees.map((s: { email: string }) => s.email).sort()).toEqual([
+      'ann@example.com',
+      'ben@example.com',
+    ]);
+
+    // Download the original: the link is the service's own signed URL.
+    const href = await page
+      .getByRole('link', { name: 'Download original PDF' })
+      .getAttribute('href');
+    expect(href?.startsWith(`${ctx.baseUrl}/`)).toBe(true);
+    const pdf = await page.evaluate(async (url) => {
+      const r = await fetch(url);
+      return { type: r.headers.get('content-type'), head: (await r.text()).slice(0, 5) };
+    }, href ?? '');
+    expect(pdf).toEqual({ type: 'application/pdf', head: '%PDF-' });
+
+    await page.getByRole('button', { name: 'Send for signing' }).click();
+    await page.getByRole('heading', { name: 'Delivery results' }).waitFor();
+    const results = await page.locator('section', { hasText: 'Delivery results' }).textContent();
+    expect(results).toContain('ann@example.com');
+    expect(results).toContain('invitation e-mailed');
+    expect((await state()).document.status).toBe('in_process');
+    await page.getByRole('list').filter({ hasText: /sent/i }).first().waitFor();
+    await expect(page.locator('.timeline').textContent()).resolves.toMatch(/sent/i);
+    await screenshotPage(page, 'document-detail');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await expectNoSidewaysScroll(page);
+    await page.setViewportSize(VIEWPORTS.desktop);
+
+    // Remind: the first goes out and starts the cooldown; a second is refused and says why.
+    await page.getByRole('button', { name: 'Remind' }).click();
+    await page.getByText('Reminders sent to the signees whose turn it is.').waitFor();
+    expect((await state()).document.reminderCooldownUntil).not.toBeNull();
+    await page.getByRole('button', { name: 'Remind' }).click();
+    await page.getByText(/Reminding failed/).waitFor();
+
+    await page.getByRole('button', { name: 'Cancel document' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel' }).click();
+    await page.getByText('The document is cancelled').waitFor();
+    expect((await state()).document.status).toBe('cancelled');
+    await expect(page.locator('.timeline').textContent()).resolves.toMatch(/cancel/i);
+
+    // The list: 12 more drafts; status filter and cursor paging (10 per page).
+    for (let i = 0; i < 12; i++) {
+      const r = await quickCreate(ctx, owner.apiKey, {
+        tenantId: tenant.id,
+        extra: { name: `Draft ${i}` },
+      });
+      expect(r.status).toBe(201);
+    }
+    await page.getByRole('link', { name: '← All documents' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(10);
+    await screenshotPage(page, 'documents');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect.poll(() => rows.count()).toBe(3);
+    await page.getByLabel('Status').selectOption('cancelled');
+    await expect.poll(() => rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('Lease agreement');
+    expect(page.url()).toContain('status=cancelled');
+  });
+});
