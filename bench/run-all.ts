@@ -1,0 +1,389 @@
+// Every benchmark the issues name, then docs/benchmarks.md: `npm run bench [-- --quick]
+// [--only tenant-get,load,…] [--out docs/benchmarks.md]`. Each benchmark runs its own rounds
+// and reports medians; this file only runs them in turn and writes each figure beside its goal
+// and its same-run baseline. `--quick` shrinks rounds and durations (and the list benchmark's
+// large tenant), for a check that everything still runs rather than for the figures.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './support/processes.js';
+
+/** One figure of a benchmark: what was measured, against what, and whether the goal is met. */
+export type Row = { figure: string; value: string; baseline: string; goal: string; met: boolean };
+
+/** One benchmark's outcome: rows, or why it has none. */
+export type Section = { name: string; issue: number; rows: Row[]; notes: string[] };
+
+type Bench = { name: string; issue: number; file: string; run: (quick: boolean) => Promise<Row[]> };
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const rate = (n: number) => `${n.toFixed(0)} req/s`;
+const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+// seal.bench.ts and webhooks.bench.ts run at import, so they run as children and their
+// printed report is read back.
+async function runScript(file: string, env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    process.stderr.write(chunk);
+  });
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`${file} exited with ${code}`);
+  return out;
+}
+
+function grab(text: string, re: RegExp, what: string): number[] {
+  const m = re.exec(text);
+  if (!m) throw new Error(`no ${what} in the report`);
+  return m.slice(1).map(Number);
+}
+
+const BENCHES: Bench[] = [
+  {
+    name: 'tenant-get',
+    issue: 2,
+    file: 'tenant-get.bench.ts',
+    run: async (quick) => {
+      const { runTenantGetBench } = await import('./tenant-get.bench.js');
+      const r = await runTenantGetBench({
+        log,
+        ...(quick ? { rounds: 3, durationSeconds: 5, warmupSeconds: 2 } : {}),
+      });
+      return [
+        {
+          figure: `GET /api/tenants/{tenantId}, ${r.settings.connections} connections (req/s; p99 ${ms(r.service.medianLatencyP99Ms)})`,
+          value: `${rate(r.service.medianRequestsPerSecond)} = ${pct(r.ratio)} of bare`,
+          baseline: `bare Fastify GET: ${rate(r.bare.medianRequestsPerSecond)}`,
+          goal: '≥ 40% of bare',
+          met: r.passed,
+        },
+      ];
+    },
+  },
+  {
+    name: 'quick-create',
+    issue: 3,
+    file: 'quick-create.bench.ts',
+    run: async (quick) => {
+      const { runQuickCreateBench } = await import('./quick-create.bench.js');
+      const r = await runQuickCreateBench({
+        log,
+        ...(quick ? { rounds: 3, durationSeconds: 5, warmupSeconds: 2 } : {}),
+      });
+      return [
+        {
+          figure: `quick-create, 200 KB PDF + 2 signees, ${r.settings.connections} connections, SQLite`,
+          value: `${rate(r.service.medianRequestsPerSecond)} = ${pct(r.ratio)} of bare`,
+          baseline: `bare Fastify multipart → disk: ${rate(r.bare.medianRequestsPerSecond)}`,
+          goal: '≥ 60% of bare',
+          met: r.passed,
+        },
+      ];
+    },
+  },
+  {
+    name: 'upload-memory',
+    issue: 3,
+    file: 'upload-memory.bench.ts',
+    run: async (quick) => {
+      const { runUploadMemoryBench } = await import('./upload-memory.bench.js');
+      const r = await runUploadMemoryBench({ log, runs: quick ? 2 : 3 });
+      return [
+        {
+          figure: `peak RSS increase of one ${mib(r.fileBytes)} upload (${r.runs.length} fresh servers)`,
+          value: mib(r.medianIncrease),
+          baseline: `RSS before: ${mib(r.runs[0].rssBefore)}`,
+          goal: '< 64 MiB',
+          met: r.passed,
+        },
+      ];
+    },
+  },
+  {
+    name: 'list-latency',
+    issue: 3,
+    file: 'list-latency.bench.ts',
+    run: async (quick) => {
+      const { runListLatencyBench } = await import('./list-latency.bench.js');
+      const r = await runListLatencyBench({
+        log,
+        ...(quick ? { rounds: 3, requestsPerRound: 100, large: 100_000 } : {}),
+      });
+      return r.engines.map((e) => ({
+        figure: `GET /api/documents p50, ${e.large.documents.toLocaleString('en')} documents, ${e.engine}`,
+        value: `${ms(e.large.p50)} = ${e.ratio.toFixed(2)}x`,
+        baseline: `${e.small.documents.toLocaleString('en')} documents: ${ms(e.small.p50)}`,
+        goal: `≤ 2x${quick ? ' (goal is at 1,000,000)' : ''}`,
+        met: e.passed,
+      }));
+    },
+  },
+  {
+    name: 'seal',
+    issue: 4,
+    file: 'seal.bench.ts',
+    run: async () => {
+      const out = await runScript('bench/seal.bench.ts');
+      const [a] = grab(out, /\(a\) sealPdf:\s+([\d.]+) ms/, 'seal time');
+      const [b] = grab(out, /\(b\) @libpdf\/core load \+ PAdES sign:\s+([\d.]+) ms/, 'sign time');
+      const [rss, took] = grab(out, /\(c\) sealPdf peak RSS:\s+([\d.]+) MB in ([\d.]+) ms/, 'RSS');
+      const [baseRss] = grab(out, /sign alone peak RSS:\s+([\d.]+) MB/, 'baseline RSS');
+      return [
+        {
+          figure: 'sealing a 10-page PDF (median of 15)',
+          value: `${ms(a)} = ${(a / b).toFixed(2)}x`,
+          baseline: `@libpdf/core load + PAdES sign: ${ms(b)}`,
+          goal: '≤ 3x',
+          met: a / b <= 3,
+        },
+        {
+          figure: `peak RSS sealing a 300-page, 40 MiB PDF (${(took / 1000).toFixed(1)} s)`,
+          value: `${rss.toFixed(0)} MB`,
+          baseline: `@libpdf/core sign alone: ${baseRss.toFixed(0)} MB`,
+          goal: '< 600 MB',
+          met: rss < 600,
+        },
+      ];
+    },
+  },
+  {
+    name: 'sign-to-signed',
+    issue: 4,
+    file: 'sign-to-signed.bench.ts',
+    run: async (quick) => {
+      const { runSignToSignedBench } = await import('./sign-to-signed.bench.js');
+      const r = await runSignToSignedBench({ log, runs: quick ? 7 : 15 });
+      return [
+        {
+          figure: `last signature → signed, 10-page PDF, SQLite (median of ${r.runs})`,
+          value: `${r.medianMs} ms (p90 ${r.p90Ms} ms)`,
+          baseline: '—',
+          goal: '< 1000 ms',
+          met: r.met,
+        },
+      ];
+    },
+  },
+  {
+    name: 'webhooks',
+    issue: 5,
+    file: 'webhooks.bench.ts',
+    run: async (quick) => {
+      const out = await runScript(
+        'bench/webhooks.bench.ts',
+        quick ? { RUNS: '2', BACKLOG: '1000' } : {},
+      );
+      const [service] = grab(out, /service\s+([\d.]+) deliveries\/s/, 'service rate');
+      const [bare] = grab(out, /bare loop\s+([\d.]+) posts\/s/, 'bare rate');
+      const [ratio] = grab(out, /ratio\s+([\d.]+)%/, 'ratio');
+      const [p50, p99] = grab(out, /p50 ([\d.]+) ms, p99 ([\d.]+) ms \(goal p99/, 'latency');
+      const late = (n: number) =>
+        grab(
+          out,
+          new RegExp(`attempt ${n}: p50 ([-\\d.]+) ms, p99 ([-\\d.]+) ms, max ([-\\d.]+) ms`),
+          `attempt ${n}`,
+        );
+      const runs = quick ? 2 : 5;
+      return [
+        {
+          figure: `deliveries/s draining a backlog, SQLite (median of ${runs})`,
+          value: `${service.toFixed(0)}/s = ${ratio.toFixed(0)}% of bare`,
+          baseline: `bare loop, same client: ${bare.toFixed(0)}/s`,
+          goal: '≥ 50% of bare',
+          met: ratio >= 50,
+        },
+        {
+          figure: 'first attempt after the commit, p99',
+          value: `${ms(p99)} (p50 ${ms(p50)})`,
+          baseline: '—',
+          goal: '≤ 50 ms',
+          met: p99 <= 50,
+        },
+        ...[2, 3].map((n) => {
+          const [l50, , max] = late(n);
+          return {
+            figure: `attempt ${n} lateness vs its schedule, worst`,
+            value: `${ms(max)} (p50 ${ms(l50)})`,
+            baseline: '—',
+            goal: '≤ 100 ms',
+            met: max <= 100,
+          };
+        }),
+      ];
+    },
+  },
+  {
+    name: 'load',
+    issue: 7,
+    file: 'load.bench.ts',
+    run: async (quick) => {
+      const { runLoadBench } = await import('./load.bench.js');
+      const r = await runLoadBench({ log, durationSeconds: quick ? 20 : 60 });
+      const head = `${r.settings.clients} clients x ${r.settings.durationSeconds} s, SQLite`;
+      return [
+        {
+          figure: `${head}: 5xx and network errors`,
+          value: String(r.serverErrors + r.networkErrors),
+          baseline: `${rate(r.requestsPerSecond)} overall`,
+          goal: '0',
+          met: r.serverErrors + r.networkErrors === 0,
+        },
+        {
+          figure: 'documents created and not readable afterwards',
+          value: String(r.lostDocuments),
+          baseline: `${r.documentsCreated} created`,
+          goal: '0',
+          met: r.lostDocuments === 0,
+        },
+        {
+          figure: 'events neither delivered nor failed after 3 attempts',
+          value: String(r.lostEvents),
+          baseline: `${r.events} events, ${r.deliveries} deliveries, settled in ${r.settleSeconds.toFixed(1)} s`,
+          goal: '0',
+          met: r.lostEvents === 0,
+        },
+        ...r.endpoints.map((e) => ({
+          figure: `${e.endpoint} (${e.requests} requests)`,
+          value: `p50 ${ms(e.p50Ms)}, p99 ${ms(e.p99Ms)}`,
+          baseline: '—',
+          goal: 'reported',
+          met: e.serverErrors === 0,
+        })),
+      ];
+    },
+  },
+];
+
+function describeMachine(loadBefore: number[], loadAfter: number[]): string[] {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+  return [
+    `- CPU: ${model}, ${cpus().length} logical CPUs (nproc)`,
+    `- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    `- Node.js ${process.version}, Linux ${release()}`,
+    `- Load average (1 / 5 / 15 min): ${load(loadBefore)} at the start, ${load(loadAfter)} at the end`,
+  ];
+}
+
+const ISSUE_TITLES: Record<number, string> = {
+  2: 'Issue 2: service foundation',
+  3: 'Issue 3: documents',
+  4: 'Issue 4: signing and sealing',
+  5: 'Issue 5: webhooks',
+  7: 'Issue 7: load',
+};
+
+/** The Markdown report of a run. */
+export function formatReport(input: {
+  sections: Section[];
+  machine: string[];
+  quick: boolean;
+  startedAt: Date;
+  minutes: number;
+}): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Generated by \`npm run bench${input.quick ? ' -- --quick' : ''}\` (bench/run-all.ts) on ` +
+      `${input.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC in ${input.minutes.toFixed(0)} min. ` +
+      'Every figure is a median over the rounds its benchmark runs, and each baseline was ' +
+      'measured in the same run on the same machine.' +
+      (input.quick ? ' This was a `--quick` run: fewer and shorter rounds.' : ''),
+    '',
+    '## Machine',
+    '',
+    'The machine is shared: other work runs beside the benchmarks, so req/s figures swing from run ' +
+      'to run. Ratios to a same-run baseline are the figures to compare across machines.',
+    '',
+    ...input.machine,
+  ];
+  for (const issue of [...new Set(input.sections.map((s) => s.issue))].sort((a, b) => a - b)) {
+    lines.push('', `## ${ISSUE_TITLES[issue] ?? `Issue ${issue}`}`, '');
+    lines.push('| Benchmark | Figure | Measured | Baseline (same run) | Goal | |');
+    lines.push('| --- | --- | --- | --- | --- | --- |');
+    const notes: string[] = [];
+    for (const s of input.sections.filter((x) => x.issue === issue)) {
+      for (const r of s.rows) {
+        lines.push(
+          `| ${s.name} | ${r.figure} | ${r.value} | ${r.baseline} | ${r.goal} | ${r.met ? 'MET' : 'MISSED'} |`,
+        );
+      }
+      notes.push(...s.notes.map((n) => `- ${s.name}: ${n}`));
+    }
+    if (notes.length) lines.push('', ...notes);
+  }
+  lines.push(
+    '',
+    '## Rerunning',
+    '',
+    '`npm ci && npm run bench` (about half an hour; `-- --quick` for a few minutes, `-- --only load,seal` ' +
+      'for some). The PostgreSQL figures need the server binaries (`apt-get install -y postgresql`) or ' +
+      '`TEST_DATABASE_URL`. Each benchmark also runs alone (`npx tsx bench/load.bench.ts`); the ' +
+      'comment at the top of each `bench/*.bench.ts` lists its options and how it measures.',
+    '',
+  );
+  return lines.join('\n');
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      quick: { type: 'boolean', default: false },
+      out: { type: 'string', default: path.join(ROOT, 'docs', 'benchmarks.md') },
+    },
+  });
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((n) => !BENCHES.some((b) => b.name === n)) ?? [];
+  if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}`);
+  const startedAt = new Date();
+  const loadBefore = loadavg();
+  const sections: Section[] = [];
+  for (const bench of BENCHES.filter((b) => !only || only.includes(b.name))) {
+    const section: Section = { name: bench.name, issue: bench.issue, rows: [], notes: [] };
+    sections.push(section);
+    if (!existsSync(path.join(ROOT, 'bench', bench.file))) {
+      log(`== ${bench.name}: bench/${bench.file} is missing, skipped`);
+      section.notes.push(`skipped: bench/${bench.file} is missing`);
+      continue;
+    }
+    log(`== ${bench.name}`);
+    const t = performance.now();
+    try {
+      section.rows = await bench.run(values.quick);
+      section.notes.push(`ran in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    } catch (err) {
+      log(
+        `${bench.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+      section.notes.push(`FAILED to run: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const report = formatReport({
+    sections,
+    machine: describeMachine(loadBefore, loadavg()),
+    quick: values.quick,
+    startedAt,
+    minutes: (Date.now() - startedAt.getTime()) / 60_000,
+  });
+  writeFileSync(values.out, report);
+  process.stdout.write(report);
+  log(`written to ${values.out}`);
+  // A missed goal is a figure to read, not a broken run; a benchmark that could not run is.
+  if (sections.some((s) => s.notes.some((n) => n.startsWith('FAILED')))) process.exitCode = 1;
+}
+
+process.once('SIGINT', () => process.exit(130)); // the benchmarks' exit hooks kill their children
+process.once('SIGTERM', () => process.exit(143));
+await main();
