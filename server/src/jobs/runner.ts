@@ -5,18 +5,9 @@ import type { JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';
 import { createClaims } from './claims.js';
 import { createDoneBatcher } from './done-batcher.js';
-import type { DbOrTrx } from './queue.js';
 
 /** What a job handler receives besides its payload. */
-export type JobContext = {
-  job: JobsTable;
-  attempt: number;
-  /**
-   * Marks the job done inside the handler's own transaction, so its outcome and its completion
-   * commit together (and the runner writes nothing more for it). Optional for handlers.
-   */
-  completeIn: (trx: DbOrTrx) => Promise<void>;
-};
+export type JobContext = { job: JobsTable; attempt: number };
 
 /** A kind of durable job: its payload schema and a handler that is safe to run twice. */
 export type JobDefinition<S extends z.ZodType = z.ZodType> = {
@@ -30,7 +21,12 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
    * hold up e-mails or seals, and it can run many at once without letting CPU-heavy kinds do so.
    */
   concurrency?: number;
-  handle: (payload: z.infer<S>, context: JobContext) => Promise<void>;
+  /**
+   * Runs the job. Returning 'done' says the handler already set its job row to done inside its
+   * own transaction (with the work's outcome, so both commit together); the runner then writes
+   * nothing more for it.
+   */
+  handle: (payload: z.infer<S>, context: JobContext) => Promise<void | 'done'>;
 };
 
 /** Declares a job kind with its payload type inferred from the schema. */
@@ -120,7 +116,7 @@ export function createJobRunner(options: {
   async function run(job: JobsTable) {
     const definition = byKind.get(job.kind);
     let error: unknown = null;
-    let completedByHandler = false;
+    let completed = false;
     const heartbeat = setInterval(() => {
       db.kysely
         .updateTable('jobs')
@@ -133,25 +129,13 @@ export function createJobRunner(options: {
     try {
       if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
       const payload = definition.payload.parse(JSON.parse(job.payload));
-      await definition.handle(payload, {
-        job,
-        attempt: job.attempts,
-        completeIn: async (trx) => {
-          await trx
-            .updateTable('jobs')
-            .set({ status: 'done', lease_until: null, updated_at: nowIso() })
-            .where('id', '=', job.id)
-            .execute();
-          completedByHandler = true;
-        },
-      });
+      completed = (await definition.handle(payload, { job, attempt: job.attempts })) === 'done';
     } catch (err) {
       error = err ?? new Error('job failed');
     } finally {
       clearInterval(heartbeat);
     }
-    // Trusted only when the handler succeeded: a rolled-back transaction surfaces as its error.
-    if (error === null && completedByHandler) return;
+    if (completed) return;
     try {
       await finish(job, error);
     } catch (err) {

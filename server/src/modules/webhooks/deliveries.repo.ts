@@ -13,17 +13,16 @@ export async function insertDelivery(db: DbOrTrx, row: DeliveryRow) {
 }
 
 /**
- * Everything an attempt needs in one read: the delivery, its webhook (current URL, state and
- * secret), the event's exact payload, and this attempt's row if an earlier run started it.
+ * Everything the given deliveries' attempts need in one read: each delivery, its webhook
+ * (current URL, state and secret), the event's exact payload, and the attempts started so far
+ * (one row per attempt; a single row with null attempt columns when there is none).
  */
-export function findAttemptContext(db: DbOrTrx, deliveryId: string, attempt: number) {
+export function findAttemptContexts(db: DbOrTrx, deliveryIds: string[]) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
     .innerJoin('events as e', 'e.id', 'd.event_id')
-    .leftJoin('webhook_attempts as a', (join) =>
-      join.onRef('a.delivery_id', '=', 'd.id').on('a.attempt', '=', attempt),
-    )
+    .leftJoin('webhook_attempts as a', 'a.delivery_id', 'd.id')
     .select([
       'd.id',
       'd.status',
@@ -35,46 +34,59 @@ export function findAttemptContext(db: DbOrTrx, deliveryId: string, attempt: num
       'e.id as event_id',
       'e.type as event_type',
       'e.payload',
+      'a.attempt',
       'a.started_at as attempt_started_at',
       'a.finished_at as attempt_finished_at',
     ])
-    .where('d.id', '=', deliveryId)
-    .executeTakeFirst();
+    .where('d.id', 'in', deliveryIds)
+    .execute();
 }
 
 /**
- * Records that an attempt is starting. The primary key (delivery, attempt) lets exactly one
- * caller win; returns false when the attempt had already been started.
+ * Records that attempts are starting, in one statement. The primary key (delivery, attempt)
+ * lets exactly one caller win each; returns the keys this call inserted.
  */
-export async function insertAttemptStart(
+export function insertAttemptStarts(
   db: DbOrTrx,
-  row: Pick<AttemptRow, 'delivery_id' | 'attempt' | 'scheduled_at' | 'started_at'>,
-): Promise<boolean> {
-  const result = await db
+  rows: Array<Pick<AttemptRow, 'delivery_id' | 'attempt' | 'scheduled_at' | 'started_at'>>,
+) {
+  return db
     .insertInto('webhook_attempts')
-    .values({ ...row, finished_at: null, status_code: null, duration_ms: null, error: null })
+    .values(
+      rows.map((r) => ({
+        ...r,
+        finished_at: null,
+        status_code: null,
+        duration_ms: null,
+        error: null,
+      })),
+    )
     .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    .returning(['delivery_id', 'attempt'])
+    .execute();
 }
 
-/** Writes an attempt's outcome once; returns false when it was already recorded. */
-export async function recordAttemptResult(
-  db: DbOrTrx,
-  result: Pick<
-    AttemptRow,
-    'delivery_id' | 'attempt' | 'finished_at' | 'status_code' | 'duration_ms' | 'error'
-  >,
-): Promise<boolean> {
-  const { delivery_id, attempt, ...outcome } = result;
-  const updated = await db
-    .updateTable('webhook_attempts')
-    .set(outcome)
-    .where('delivery_id', '=', delivery_id)
-    .where('attempt', '=', attempt)
-    .where('finished_at', 'is', null)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+/**
+ * Writes attempts' outcomes in one statement, each only once: an attempt whose outcome is
+ * already recorded is left alone and not returned. Returns the keys this call recorded.
+ */
+export function recordAttemptResults(db: DbOrTrx, rows: AttemptRow[]) {
+  return db
+    .insertInto('webhook_attempts')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['delivery_id', 'attempt'])
+        .doUpdateSet((eb) => ({
+          finished_at: eb.ref('excluded.finished_at'),
+          status_code: eb.ref('excluded.status_code'),
+          duration_ms: eb.ref('excluded.duration_ms'),
+          error: eb.ref('excluded.error'),
+        }))
+        .where('webhook_attempts.finished_at', 'is', null),
+    )
+    .returning(['delivery_id', 'attempt'])
+    .execute();
 }
 
 /** Updates a delivery that is still pending (a finished one never changes again). */

@@ -39,8 +39,23 @@ export function encryptWebhookSecret(secretKey: string, webhookId: string, secre
   return [VERSION, ...parts].join('.');
 }
 
+// Decrypted secrets by ciphertext: every attempt needs its webhook's secret, and a rotation
+// changes the ciphertext, so an entry can never be stale. Bounded; the oldest entry goes first.
+const decrypted = new Map<string, string>();
+const DECRYPTED_MAX = 1000;
+
 /** Decrypts what encryptWebhookSecret stored; throws if it was tampered with or the key changed. */
 export function decryptWebhookSecret(secretKey: string, webhookId: string, stored: string): string {
+  const cacheKey = `${secretKey}\n${webhookId}\n${stored}`;
+  const hit = decrypted.get(cacheKey);
+  if (hit !== undefined) return hit;
+  const secret = decrypt(secretKey, webhookId, stored);
+  if (decrypted.size >= DECRYPTED_MAX) decrypted.delete(decrypted.keys().next().value!);
+  decrypted.set(cacheKey, secret);
+  return secret;
+}
+
+function decrypt(secretKey: string, webhookId: string, stored: string): string {
   const [version, iv, tag, ciphertext] = stored.split('.');
   if (version !== VERSION || !iv || !tag || ciphertext === undefined) {
     throw new Error('unrecognised webhook secret encoding');

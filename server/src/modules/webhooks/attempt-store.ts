@@ -1,0 +1,129 @@
+import type { Db } from '../../db/database.js';
+import { nowIso } from '../../lib/ids.js';
+import { createBatcher } from './batcher.js';
+import * as repo from './deliveries.repo.js';
+import { enqueueAttempt } from './deliveries.service.js';
+
+/** What one attempt needs to know: its delivery, webhook, event, and its own row if any. */
+export type AttemptContext = {
+  id: string;
+  status: repo.DeliveryRow['status'];
+  dispatched_at: string | null;
+  webhook_id: string;
+  url: string;
+  active: number;
+  secret_encrypted: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  attempt_started_at: string | null;
+  attempt_finished_at: string | null;
+};
+
+/** An attempt's outcome and what follows it. */
+export type Conclusion = {
+  /** The job making the attempt: marked done in the same transaction. */
+  jobId: string;
+  row: repo.AttemptRow;
+  /** Written with attempt 1's outcome: the start of attempt 1. */
+  dispatchedAt: string;
+  /** The series ends here (2xx, or the last attempt failed)... */
+  final: 'succeeded' | 'failed' | null;
+  /** ...or the next attempt is due then. */
+  nextDueAt: string | null;
+};
+
+type Key = { deliveryId: string; attempt: number };
+const keyOf = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}`;
+
+/**
+ * The attempt handler's reads and writes, batched across the attempts in flight: the runner
+ * runs up to 64 at once, and one statement per batch instead of one per attempt is what keeps
+ * the database from costing more than the HTTP requests. Writes stay per attempt in effect:
+ * each attempt's start commits before its request, each outcome exactly once.
+ */
+export function createAttemptStore(db: Db) {
+  const load = createBatcher<Key, AttemptContext | undefined>(async (keys) => {
+    const rows = await repo.findAttemptContexts(db.kysely, [
+      ...new Set(keys.map((k) => k.deliveryId)),
+    ]);
+    return keys.map(({ deliveryId, attempt }) => {
+      const ofDelivery = rows.filter((r) => r.id === deliveryId);
+      if (ofDelivery.length === 0) return undefined;
+      const own = ofDelivery.find((r) => r.attempt === attempt);
+      return {
+        ...ofDelivery[0],
+        attempt_started_at: own?.attempt_started_at ?? null,
+        attempt_finished_at: own?.attempt_finished_at ?? null,
+      };
+    });
+  });
+
+  // True when this call recorded the start (the attempt is ours to make).
+  const start = createBatcher<
+    Pick<repo.AttemptRow, 'delivery_id' | 'attempt' | 'scheduled_at' | 'started_at'>,
+    boolean
+  >(async (rows) => {
+    const unique = dedupe(rows);
+    const won = await repo.insertAttemptStarts(db.kysely, [...unique.values()]);
+    const ours = new Set(won.map((w) => keyOf(w.delivery_id, w.attempt)));
+    return rows.map((r) => {
+      const k = keyOf(r.delivery_id, r.attempt);
+      return unique.get(k) === r && ours.has(k);
+    });
+  });
+
+  // True when this call recorded the outcome; the delivery's new state and the next attempt's
+  // job commit in the same transaction, so the next attempt exists exactly when this outcome does.
+  const conclude = createBatcher<Conclusion, boolean>((items) =>
+    db.kysely.transaction().execute(async (trx) => {
+      const unique = dedupe(items.map((i) => i.row));
+      const recorded = await repo.recordAttemptResults(trx, [...unique.values()]);
+      const ours = new Set(recorded.map((r) => keyOf(r.delivery_id, r.attempt)));
+      const done: boolean[] = [];
+      for (const item of items) {
+        const k = keyOf(item.row.delivery_id, item.row.attempt);
+        const mine = unique.get(k) === item.row && ours.has(k);
+        done.push(mine);
+        if (!mine) continue;
+        const id = item.row.delivery_id;
+        await repo.updatePendingDelivery(trx, id, {
+          ...(item.row.attempt === 1 ? { dispatched_at: item.dispatchedAt } : {}),
+          attempt_count: item.row.attempt,
+          ...(item.final ? { status: item.final, completed_at: item.row.finished_at } : {}),
+        });
+        if (item.nextDueAt) {
+          await enqueueAttempt(trx, {
+            deliveryId: id,
+            attempt: item.row.attempt + 1,
+            dueAt: item.nextDueAt,
+          });
+        }
+      }
+      // Every job of the batch has nothing left to do, whether or not it recorded the outcome.
+      await trx
+        .updateTable('jobs')
+        .set({ status: 'done', lease_until: null, updated_at: nowIso() })
+        .where(
+          'id',
+          'in',
+          items.map((i) => i.jobId),
+        )
+        .execute();
+      return done;
+    }),
+  );
+
+  return { load, start, conclude };
+}
+
+// One row per (delivery, attempt) per statement: PostgreSQL refuses an upsert that touches a
+// row twice, and two runs of one attempt in one batch must not both win.
+function dedupe<R extends { delivery_id: string; attempt: number }>(rows: R[]): Map<string, R> {
+  const unique = new Map<string, R>();
+  for (const r of rows) {
+    const k = keyOf(r.delivery_id, r.attempt);
+    if (!unique.has(k)) unique.set(k, r);
+  }
+  return unique;
+}
