@@ -44,6 +44,16 @@ export function createClaims(db: Db, leaseMs: number) {
       .execute();
   }
 
+  // Leases last 30 s, so looking for expired ones once a second per kind is plenty; a busy
+  // runner makes many passes a second and would otherwise pay for the read on each.
+  const lastLeaseCheck = new Map<string, number>();
+  function leaseCheckDue(kind: string): boolean {
+    const now = Date.now();
+    if (now - (lastLeaseCheck.get(kind) ?? 0) < 1000) return false;
+    lastLeaseCheck.set(kind, now);
+    return true;
+  }
+
   /**
    * Claims up to `limit` due jobs of the given kinds (expired leases of dead workers first, then
    * the kinds with the oldest due job first). Reads come first: most passes find nothing for
@@ -54,7 +64,9 @@ export function createClaims(db: Db, leaseMs: number) {
     const now = nowIso();
     const heads: Array<{ kind: string; expired: boolean; due: string }> = [];
     for (const kind of kinds) {
-      const lease = await expired(kind, now).select('id').limit(1).executeTakeFirst();
+      const lease = leaseCheckDue(kind)
+        ? await expired(kind, now).select('id').limit(1).executeTakeFirst()
+        : undefined;
       const head = await due(kind, now).select('run_at').limit(1).executeTakeFirst();
       if (lease || head) heads.push({ kind, expired: !!lease, due: head?.run_at ?? '' });
     }

@@ -25,8 +25,6 @@ export type Conclusion = {
   /** The job making the attempt: marked done in the same transaction. */
   jobId: string;
   row: repo.AttemptRow;
-  /** Written with attempt 1's outcome: the start of attempt 1. */
-  dispatchedAt: string;
   /** The series ends here (2xx, or the last attempt failed)... */
   final: 'succeeded' | 'failed' | null;
   /** ...or the next attempt is due then. */
@@ -80,25 +78,30 @@ export function createAttemptStore(db: Db) {
       const unique = dedupe(items.map((i) => i.row));
       const recorded = await repo.recordAttemptResults(trx, [...unique.values()]);
       const ours = new Set(recorded.map((r) => keyOf(r.delivery_id, r.attempt)));
-      const done: boolean[] = [];
-      for (const item of items) {
+      const done = items.map((item) => {
         const k = keyOf(item.row.delivery_id, item.row.attempt);
-        const mine = unique.get(k) === item.row && ours.has(k);
-        done.push(mine);
-        if (!mine) continue;
-        const id = item.row.delivery_id;
-        await repo.updatePendingDelivery(trx, id, {
-          ...(item.row.attempt === 1 ? { dispatched_at: item.dispatchedAt } : {}),
-          attempt_count: item.row.attempt,
-          ...(item.final ? { status: item.final, completed_at: item.row.finished_at } : {}),
+        return unique.get(k) === item.row && ours.has(k);
+      });
+      const mine = items.filter((_, i) => done[i]);
+      // Deliveries in the same situation (same attempt, same outcome) move in one statement.
+      const groups = new Map<
+        string,
+        { attempt: number; final: Conclusion['final']; ids: string[] }
+      >();
+      for (const item of mine) {
+        const g = `${item.row.attempt}:${item.final}`;
+        const group = groups.get(g) ?? { attempt: item.row.attempt, final: item.final, ids: [] };
+        group.ids.push(item.row.delivery_id);
+        groups.set(g, group);
+      }
+      for (const group of groups.values()) await repo.advanceDeliveries(trx, group);
+      for (const item of mine) {
+        if (!item.nextDueAt) continue;
+        await enqueueAttempt(trx, {
+          deliveryId: item.row.delivery_id,
+          attempt: item.row.attempt + 1,
+          dueAt: item.nextDueAt,
         });
-        if (item.nextDueAt) {
-          await enqueueAttempt(trx, {
-            deliveryId: id,
-            attempt: item.row.attempt + 1,
-            dueAt: item.nextDueAt,
-          });
-        }
       }
       // Every job of the batch has nothing left to do, whether or not it recorded the outcome.
       await trx

@@ -89,6 +89,37 @@ export function recordAttemptResults(db: DbOrTrx, rows: AttemptRow[]) {
     .execute();
 }
 
+/**
+ * Moves pending deliveries past their attempt `attempt`, whose outcome was just recorded: one
+ * statement for a whole batch. The dispatch time (attempt 1's start) and the completion time
+ * (the final attempt's end) are read from the attempt rows, so they need no per-row values.
+ */
+export async function advanceDeliveries(
+  db: DbOrTrx,
+  input: { ids: string[]; attempt: number; final: 'succeeded' | 'failed' | null },
+) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => {
+      const attemptColumn = (n: number, column: 'a.started_at' | 'a.finished_at') =>
+        eb
+          .selectFrom('webhook_attempts as a')
+          .select(column)
+          .whereRef('a.delivery_id', '=', 'webhook_deliveries.id')
+          .where('a.attempt', '=', n);
+      return {
+        attempt_count: input.attempt,
+        ...(input.attempt === 1 ? { dispatched_at: attemptColumn(1, 'a.started_at') } : {}),
+        ...(input.final
+          ? { status: input.final, completed_at: attemptColumn(input.attempt, 'a.finished_at') }
+          : {}),
+      };
+    })
+    .where('id', 'in', input.ids)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 /** Updates a delivery that is still pending (a finished one never changes again). */
 export async function updatePendingDelivery(
   db: DbOrTrx,

@@ -153,7 +153,6 @@ async function conclude(
       duration_ms: result.durationMs,
       error: result.error,
     },
-    dispatchedAt,
     final: ok ? 'succeeded' : last ? 'failed' : null,
     nextDueAt:
       ok || last ? null : new Date(Math.max(nominal, Date.parse(finishedAt))).toISOString(),
