@@ -327,7 +327,7 @@ export function formatReport(input: {
     '',
     '## Rerunning',
     '',
-    '`npm ci && npm run bench` (about half an hour; `-- --quick` for a few minutes, `-- --only load,seal` ' +
+    '`npm ci && npm run bench` (about 10 minutes on the machine above; `-- --quick` about 4, `-- --only load,seal` ' +
       'for some). The PostgreSQL figures need the server binaries (`apt-get install -y postgresql`) or ' +
       '`TEST_DATABASE_URL`. Each benchmark also runs alone (`npx tsx bench/load.bench.ts`); the ' +
       'comment at the top of each `bench/*.bench.ts` lists its options and how it measures.',
