@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
+import { sendWebPage } from '../../http/web-assets.js';
 import * as signing from './signing.service.js';
 
 const tokenParams = z.object({ token: z.string().min(10).max(200) });
@@ -69,6 +70,11 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   };
   const tags = ['signing'];
   const security: Array<Record<string, string[]>> = [];
+
+  // The page itself; everything it shows comes from the JSON routes below.
+  app.get('/sign/:token', { schema: { hide: true } }, async (_request, reply) =>
+    sendWebPage(reply, 'sign'),
+  );
 
   app.get(
     '/api/signing/:token',
