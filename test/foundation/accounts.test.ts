@@ -213,6 +213,24 @@ describe.each(ENGINES)('accounts and API keys on %s', (engine) => {
     expect(JSON.stringify(stored)).not.toContain(user.apiKey);
   });
 
+  it('never stores or replays a key secret under an Idempotency-Key', async () => {
+    const user = await createUser(ctx);
+    const request = {
+      method: 'POST' as const,
+      url: '/api/account/api-keys',
+      headers: { cookie: user.cookie, 'idempotency-key': 'key-once' },
+      payload: { name: 'idempotent' },
+    };
+    const first = await ctx.app.inject(request);
+    expect(first.statusCode).toBe(201);
+    const secret = first.json().secret as string;
+    const again = await ctx.app.inject(request);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).not.toContain(secret);
+    const stored = await ctx.db.kysely.selectFrom('idempotency_keys').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(secret);
+  });
+
   it('tracks lastUsedAt and revokes at once', async () => {
     const user = await createUser(ctx);
     const use = await ctx.app.inject({

@@ -12,6 +12,14 @@ declare module 'fastify' {
 }
 
 const TTL_MS = 24 * 3600_000;
+
+// Responses that carry a secret shown once (API keys, webhook secrets) are never stored: a
+// replay of such a request answers 409 instead of handing the secret out a second time.
+const SECRET_ROUTES = new Set([
+  '/api/account/api-keys',
+  '/api/tenants/:tenantId/webhooks',
+  '/api/tenants/:tenantId/webhooks/:webhookId/rotate-secret',
+]);
 const HEADER = 'idempotency-key';
 
 /** SHA-256 of the parts that make two requests "the same request". */
@@ -78,6 +86,12 @@ export function createIdempotency(db: Db) {
     if (existing.status_code === null) {
       throw new AppError('conflict', 'A request with this Idempotency-Key is still in progress.');
     }
+    if (SECRET_ROUTES.has(request.routeOptions.url ?? '') && existing.status_code < 300) {
+      throw new AppError(
+        'conflict',
+        'This request already succeeded; its secret was shown once and is not replayed.',
+      );
+    }
     reply.header('idempotent-replayed', 'true');
     const body = existing.response_body;
     reply.code(existing.status_code);
@@ -106,7 +120,10 @@ export function createIdempotency(db: Db) {
     await where
       .set({
         status_code: statusCode,
-        response_body: typeof payload === 'string' ? payload : null,
+        response_body:
+          typeof payload === 'string' && !SECRET_ROUTES.has(request.routeOptions.url ?? '')
+            ? payload
+            : null,
       })
       .execute();
   }
