@@ -1,10 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { AppError, validationError } from '../../http/errors.js';
 import { requestFingerprint } from '../../http/idempotency.js';
 import { findNulCharacter } from '../../http/input-checks.js';
 import { errorResponses } from '../../http/problem-schema.js';
+import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import {
   auditEntrySchema,
@@ -25,11 +25,6 @@ import { readQuickCreateParts } from './upload.js';
 
 // Room for the text parts around the file when judging Content-Length up front.
 const MULTIPART_SLACK_BYTES = 1024 * 1024;
-
-function originOf(request: FastifyRequest) {
-  const ua = request.headers['user-agent'];
-  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
-}
 
 function parseFields(raw: Record<string, string>) {
   let signees: unknown = raw.signees;

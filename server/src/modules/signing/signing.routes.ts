@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
+import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { sendWebPage } from '../../http/web-assets.js';
 import * as signing from './signing.service.js';
@@ -34,11 +34,6 @@ const signBody = z.object({
 });
 const declineBody = z.object({ reason: z.string().trim().min(1).max(1000) });
 const PNG_MAGIC = Buffer.from('89504e470d0a1a0a', 'hex');
-
-function originOf(request: FastifyRequest) {
-  const ua = request.headers['user-agent'];
-  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
-}
 
 function present(r: {
   signee: { id: string; name: string; email: string; status: 'pending' | 'signed' | 'declined' };
