@@ -86,7 +86,8 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     expect(results).toContain('invitation e-mailed');
     expect((await state()).document.status).toBe('in_process');
     await page.getByRole('list').filter({ hasText: /sent/i }).first().waitFor();
-    await expect(page.locator('.timeline').textContent()).resolves.toMatch(/sent/i);
+    // The timeline reloads after the status notice: wait for it rather than read it once.
+    await page.locator('.timeline').getByText(/sent/i).first().waitFor();
     await screenshotPage(page, 'document-detail');
     await page.setViewportSize(VIEWPORTS.phone);
     await expectNoSidewaysScroll(page);
@@ -103,7 +104,12 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     await page.getByRole('button', { name: 'Yes, cancel' }).click();
     await page.getByText('The document is cancelled').waitFor();
     expect((await state()).document.status).toBe('cancelled');
-    await expect(page.locator('.timeline').textContent()).resolves.toMatch(/cancel/i);
+    // The timeline reloads after the status notice: wait for it rather than read it once.
+    await page
+      .locator('.timeline')
+      .getByText(/cancel/i)
+      .first()
+      .waitFor();
 
     // The list: 12 more drafts; status filter and cursor paging (10 per page).
     for (let i = 0; i < 12; i++) {
