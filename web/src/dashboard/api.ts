@@ -1,17 +1,6 @@
-import { ApiError, type FieldError } from '../shared/http.js';
+import { ApiError, readJsonResponse, type FieldError } from '../shared/http.js';
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-function toFieldErrors(value: unknown): FieldError[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (e): e is FieldError =>
-      typeof e === 'object' &&
-      e !== null &&
-      typeof e.path === 'string' &&
-      typeof e.message === 'string',
-  );
-}
 
 /**
  * Calls the service with the session cookie: a JSON body, a multipart form, or nothing.
@@ -36,30 +25,7 @@ export async function api<T>(
   } catch {
     throw new ApiError(0, 'network_error', 'Could not reach Signet. Check your connection.');
   }
-  const text = await response.text();
-  let body: unknown = undefined;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  if (response.ok) return body as T;
-  const problem = (typeof body === 'object' && body !== null ? body : {}) as Record<
-    string,
-    unknown
-  >;
-  const detail =
-    typeof problem.detail === 'string'
-      ? problem.detail
-      : typeof problem.title === 'string'
-        ? problem.title
-        : `The service answered ${response.status}.`;
-  throw new ApiError(
-    response.status,
-    typeof problem.code === 'string' ? problem.code : `http_${response.status}`,
-    detail,
-    toFieldErrors(problem.errors),
-  );
+  return readJsonResponse<T>(response, undefined);
 }
 
 /** The error as an ApiError, so callers can read status and field errors of anything thrown. */

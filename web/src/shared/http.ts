@@ -53,12 +53,20 @@ export async function requestJson<T>(
       'Could not reach the signing service. Check your connection and try again.',
     );
   }
+  return readJsonResponse<T>(response, null);
+}
+
+/**
+ * Parses a service answer: the JSON body on success (`empty` when there is none), else the
+ * problem+json turned into an ApiError.
+ */
+export async function readJsonResponse<T>(response: Response, empty: unknown): Promise<T> {
   const text = await response.text();
-  let body: unknown = null;
+  let body: unknown = empty;
   try {
-    body = text ? JSON.parse(text) : null;
+    body = text ? JSON.parse(text) : empty;
   } catch {
-    body = null;
+    body = empty;
   }
   if (response.ok) return body as T;
   const problem = (typeof body === 'object' && body !== null ? body : {}) as ProblemBody;
