@@ -1,9 +1,8 @@
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import path from 'node:path';
 import {
   jsonSchemaTransform,
@@ -17,6 +16,7 @@ import { createAuth } from './http/auth.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { registerWebAssets } from './http/web-assets.js';
@@ -40,6 +40,10 @@ import { loadOrCreateSealCertificate } from './modules/sealing/seal-certificate.
 import { sealJob } from './modules/sealing/seal.job.js';
 import { registerVerifyRoutes } from './modules/sealing/verify.routes.js';
 import { registerSigningRoutes } from './modules/signing/signing.routes.js';
+
+function isMultipart(request: FastifyRequest): boolean {
+  return request.headers['content-type']?.toLowerCase().startsWith('multipart/') ?? false;
+}
 
 /** Builds the whole service on a migrated database: plugins, error handling, routes, jobs. */
 export async function buildApp(options: {
@@ -66,29 +70,24 @@ export async function buildApp(options: {
   app.decorateRequest('idempotency', null);
   const idempotency = createIdempotency(db);
   // Authentication runs in route onRequest hooks, so the principal is known here; multipart
-  // routes fingerprint their parsed parts themselves.
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || request.isMultipart()) return;
+  // routes fingerprint their parsed parts themselves. These two hooks run on every request: they
+  // take callbacks so the common case (nothing to do) allocates no promise.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || isMultipart(request)) return done();
     const fingerprint = requestFingerprint([request.method, request.url, request.body ?? null]);
-    if (await idempotency.begin(request, reply, fingerprint)) return reply;
+    // When begin() answers (a replay or a conflict) the request ends there: done is not called.
+    idempotency.begin(request, reply, fingerprint).then((answered) => {
+      if (!answered) done();
+    }, done);
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
-    await idempotency.finish(request, reply.statusCode, payload);
-    return payload;
+    if (!request.idempotency) return done(null, payload);
+    idempotency.finish(request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
 
   await app.register(cookie);
-  await app.register(multipart, {
-    limits: {
-      fileSize: MAX_UPLOAD_BYTES - 1,
-      files: 1,
-      fields: 20,
-      fieldSize: 1024 * 1024,
-      parts: 21,
-    },
-  });
-  await app.register(helmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         'upgrade-insecure-requests': config.publicUrl.startsWith('https:') ? [] : null,
@@ -160,10 +159,23 @@ export async function buildApp(options: {
   registerTenantRoutes(app, deps);
   registerWebhookRoutes(app, deps);
   registerEventRoutes(app, deps);
-  registerDocumentRoutes(app, deps);
+  // @fastify/multipart adds hooks to every request of its scope (a close listener, a cleanup
+  // pass): only the routes that take uploads live in it. Elsewhere a multipart body is 415.
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, {
+      limits: {
+        fileSize: MAX_UPLOAD_BYTES - 1,
+        files: 1,
+        fields: 20,
+        fieldSize: 1024 * 1024,
+        parts: 21,
+      },
+    });
+    registerDocumentRoutes(uploads, deps);
+    registerVerifyRoutes(uploads, { ...deps, certificate });
+  });
   registerFileRoutes(app, deps);
   registerSigningRoutes(app, deps);
-  registerVerifyRoutes(app, { ...deps, certificate });
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 
   app.addHook('onClose', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { useDirectReads } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Which engine a Db runs on; a few queries (row locks) differ between them. */
@@ -37,7 +38,8 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
     return { kysely, engine: 'postgres', close: () => kysely.destroy() };
   }
   mkdirSync(options.dataDir, { recursive: true });
-  const file = new SQLite(path.join(options.dataDir, 'signet.db'));
+  const filePath = path.join(options.dataDir, 'signet.db');
+  const file = new SQLite(filePath);
   file.pragma('journal_mode = WAL');
   // FULL: a committed signature or event survives power loss, not only a process crash.
   file.pragma('synchronous = FULL');
@@ -46,7 +48,20 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(file) }),
   });
-  return { kysely, engine: 'sqlite', close: () => kysely.destroy() };
+  // A second, read-only connection for the prepared reads on every request's path (see
+  // prepared.ts). WAL gives it its own snapshot of committed data, so it never sees another
+  // request's open transaction and needs no turn on the writer's connection.
+  const reader = new SQLite(filePath, { readonly: true });
+  reader.pragma('busy_timeout = 5000');
+  useDirectReads(kysely, withStatementCache(reader));
+  return {
+    kysely,
+    engine: 'sqlite',
+    close: async () => {
+      await kysely.destroy();
+      reader.close();
+    },
+  };
 }
 
 // Kysely prepares every statement anew, which was a fifth of the CPU of a simple authenticated

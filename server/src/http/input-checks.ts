@@ -28,7 +28,10 @@ export function findNulCharacter(value: unknown, root: string): string | null {
  * stored on SQLite), so both engines answer the same.
  */
 export function registerInputChecks(app: FastifyInstance) {
-  app.addHook('preValidation', async (request) => {
+  // Runs on every request: a callback hook, and the paths are only worked out once a NUL is found.
+  app.addHook('preValidation', (request, _reply, done) => {
+    const parts = [request.params, request.query, request.body];
+    if (!parts.some(holdsNulCharacter)) return done();
     const errors: FieldError[] = [];
     for (const [part, value] of [
       ['params', request.params],
@@ -38,6 +41,25 @@ export function registerInputChecks(app: FastifyInstance) {
       const at = findNulCharacter(value, part);
       if (at) errors.push({ path: at, message: 'must not contain NUL characters' });
     }
-    if (errors.length > 0) throw validationError(errors);
+    done(errors.length > 0 ? validationError(errors) : undefined);
   });
+}
+
+/** Whether a parsed value holds a NUL character in any string or key (iterative walk). */
+function holdsNulCharacter(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (!value || typeof value !== 'object') return false;
+  const stack: object[] = [value];
+  let visits = 0;
+  while (stack.length > 0 && visits++ < MAX_VISITS) {
+    const current = stack.pop()!;
+    for (const key in current) {
+      if (key.includes('\u0000')) return true;
+      const child = (current as Record<string, unknown>)[key];
+      if (typeof child === 'string') {
+        if (child.includes('\u0000')) return true;
+      } else if (child && typeof child === 'object') stack.push(child);
+    }
+  }
+  return false;
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, UsersTable } from '../../db/schema.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 
 /** A user row. */
@@ -62,15 +63,17 @@ export async function insertSession(
   await db.insertInto('sessions').values(row).execute();
 }
 
-/** The user behind an unexpired session token hash. */
-export function findSessionUser(db: DbOrTrx, tokenHash: string, now: string) {
-  return db
+const sessionUser = preparedQuery((db, p: { tokenHash: string; now: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', p.tokenHash)
+    .where('sessions.expires_at', '>', p.now),
+);
+/** The user behind an unexpired session token hash. */
+export async function findSessionUser(db: DbOrTrx, tokenHash: string, now: string) {
+  return (await sessionUser(db, { tokenHash, now }))[0];
 }
 
 /** Deletes a session. */
@@ -106,9 +109,8 @@ export async function revokeApiKey(db: DbOrTrx, userId: string, keyId: string, n
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** A key by its hash, with the user that owns it: one query per authenticated request. */
-export function findApiKeyWithUser(db: DbOrTrx, keyHash: string) {
-  return db
+const apiKeyWithUser = preparedQuery((db, p: { keyHash: string }) =>
+  db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
@@ -121,8 +123,11 @@ export function findApiKeyWithUser(db: DbOrTrx, keyHash: string) {
       'users.name',
       'users.email_verified_at',
     ])
-    .where('api_keys.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', p.keyHash),
+);
+/** A key by its hash, with the user that owns it: one query per authenticated request. */
+export async function findApiKeyWithUser(db: DbOrTrx, keyHash: string) {
+  return (await apiKeyWithUser(db, { keyHash }))[0];
 }
 
 /** Records a key's last use. */

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { MembershipsTable, TenantsTable } from '../../db/schema.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 import { newId, nowIso } from '../../lib/ids.js';
 
@@ -30,14 +31,16 @@ export function listTenantsOfUser(db: DbOrTrx, userId: string) {
     .execute();
 }
 
-/** One membership, or undefined. */
-export function findMembership(db: DbOrTrx, tenantId: string, userId: string) {
-  return db
+const membership = preparedQuery((db, p: { tenantId: string; userId: string }) =>
+  db
     .selectFrom('memberships')
     .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+    .where('tenant_id', '=', p.tenantId)
+    .where('user_id', '=', p.userId),
+);
+/** One membership, or undefined. */
+export async function findMembership(db: DbOrTrx, tenantId: string, userId: string) {
+  return (await membership(db, { tenantId, userId }))[0];
 }
 
 /** Members of a tenant with their names and e-mails. */
