@@ -66,6 +66,17 @@ describe.each(ENGINES)('platform on %s', (engine) => {
       ],
       [
         {
+          // Only the upload routes read multipart; a JSON route refuses it before parsing.
+          method: 'POST',
+          url: '/api/auth/login',
+          headers: { 'content-type': 'multipart/form-data; boundary=x' },
+          payload: '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@b.c\r\n--x--\r\n',
+        },
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        {
           method: 'POST',
           url: '/api/auth/signup',
           headers: { 'content-type': 'application/json' },
