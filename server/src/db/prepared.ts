@@ -24,7 +24,7 @@ export function useDirectReads(db: Kysely<Database>, reader: DirectReader) {
 /**
  * A query built and compiled once per engine, then run with new values each call. Kysely's
  * builder and compiler cost two to three times what SQLite spends executing a point lookup, so
- * the queries on every request's path (authentication, membership, job bookkeeping) skip them.
+ * the queries on every request's path (API key or session, membership) skip them.
  *
  * `build` receives stand-ins for the named values and must use each only as a plain value
  * (`where(col, '=', p.x)`, `set({ col: p.x })`); the query's shape may not depend on a value.

@@ -21,27 +21,10 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  // prom-client hashes a labels object on every call; the labelled children are looked up once
-  // per route, method and status instead.
-  const counters = new Map<string, { inc: () => void }>();
-  const timers = new Map<string, { observe: (value: number) => void }>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    const method = request.method;
-    const timerKey = `${method} ${route}`;
-    const counterKey = `${timerKey} ${reply.statusCode}`;
-    let counter = counters.get(counterKey);
-    if (!counter) {
-      counter = requests.labels({ method, route, status: reply.statusCode });
-      counters.set(counterKey, counter);
-    }
-    let timer = timers.get(timerKey);
-    if (!timer) {
-      timer = duration.labels({ method, route });
-      timers.set(timerKey, timer);
-    }
-    counter.inc();
-    timer.observe(reply.elapsedTime / 1000);
+    requests.inc({ method: request.method, route, status: reply.statusCode });
+    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     done();
   });
 
