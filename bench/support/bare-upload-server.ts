@@ -10,21 +10,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
-import { MAX_UPLOAD_BYTES } from '../../server/src/modules/documents/documents.schemas.js';
+import { MULTIPART_LIMITS } from '../../server/src/modules/documents/documents.schemas.js';
 import { isMain } from './processes.js';
 
 /** Serves GET / (readiness) and POST /upload on 127.0.0.1:port until SIGTERM. */
 export async function serveBareUpload(port: number, dir: string, fsync: boolean): Promise<void> {
   const app = Fastify();
-  await app.register(multipart, {
-    limits: {
-      fileSize: MAX_UPLOAD_BYTES - 1,
-      files: 1,
-      fields: 20,
-      fieldSize: 1024 * 1024,
-      parts: 21,
-    },
-  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS });
   app.get('/', async () => ({ ok: true }));
   app.post('/upload', async (request, reply) => {
     const fields: string[] = [];

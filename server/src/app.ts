@@ -22,7 +22,7 @@ import type { App, AppDeps } from './http/types.js';
 import { registerWebAssets } from './http/web-assets.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
 import { memoize, newId } from './lib/ids.js';
-import { MAX_UPLOAD_BYTES } from './modules/documents/documents.schemas.js';
+import { MULTIPART_LIMITS } from './modules/documents/documents.schemas.js';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js';
 import { registerMailboxRoutes } from './modules/mail/mailbox.routes.js';
@@ -162,15 +162,7 @@ export async function buildApp(options: {
   // @fastify/multipart adds hooks to every request of its scope (a close listener, a cleanup
   // pass): only the routes that take uploads live in it. Elsewhere a multipart body is 415.
   await app.register(async (uploads) => {
-    await uploads.register(multipart, {
-      limits: {
-        fileSize: MAX_UPLOAD_BYTES - 1,
-        files: 1,
-        fields: 20,
-        fieldSize: 1024 * 1024,
-        parts: 21,
-      },
-    });
+    await uploads.register(multipart, { limits: MULTIPART_LIMITS });
     registerDocumentRoutes(uploads, deps);
     registerVerifyRoutes(uploads, { ...deps, certificate });
   });

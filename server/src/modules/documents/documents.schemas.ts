@@ -2,6 +2,15 @@ import { z } from 'zod';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** @fastify/multipart limits of the upload routes: one file part under 50 MiB, few fields. */
+export const MULTIPART_LIMITS = {
+  fileSize: MAX_UPLOAD_BYTES - 1,
+  files: 1,
+  fields: 20,
+  fieldSize: 1024 * 1024,
+  parts: 21,
+};
 /** At most this many signees per document. */
 export const MAX_SIGNEES = 100;
 
