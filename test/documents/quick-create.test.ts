@@ -183,6 +183,24 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
     expect(await counts()).toEqual(before);
   });
 
+  it('checks a cross-reference table far from the end of the file by reading it back', async () => {
+    // 2 000 pages: the xref table (20 bytes per object) starts over 64 KiB before the end, past
+    // the bytes kept while streaming, so the check reads that part of the stored file.
+    const big = makePdf({ pages: 2000 });
+    const offset = Number(/startxref\s+(\d+)/.exec(big.subarray(-100).toString('latin1'))![1]);
+    expect(big.length - offset).toBeGreaterThan(64 * 1024);
+    const ok = await quickCreate(ctx, owner.apiKey, { tenantId, file: big });
+    expect(ok.status).toBe(201);
+
+    const before = await counts();
+    const broken = Buffer.from(big);
+    broken.write('oops', offset, 'latin1');
+    const bad = await quickCreate(ctx, owner.apiKey, { tenantId, file: broken });
+    expect(bad.status).toBe(415);
+    expect(bad.body.code).toBe('unsupported_media_type');
+    expect(await counts()).toEqual(before);
+  });
+
   it('answers 422 with errors[] for bad or missing parts and stores nothing', async () => {
     const before = await counts();
     const many = Array.from({ length: 101 }, (_, i) => ({

@@ -116,7 +116,12 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         if (!upload)
           errors.push({ path: 'file', message: 'a PDF file part named "file" is required' });
         if (errors.length > 0 || !data || !upload) throw validationError(errors);
-        const verdict = await inspectPdf(deps.storage, upload.key, upload.size);
+        const verdict = await inspectPdf(
+          deps.storage,
+          upload.key,
+          upload.size,
+          parsed.ends ?? undefined,
+        );
         if (verdict === 'not_pdf') {
           throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
         }

@@ -5,11 +5,14 @@ import { AppError, type FieldError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Storage } from '../storage/storage.js';
 import type { StoredUpload } from './documents.service.js';
+import { createEndsKeeper, type UploadEnds } from './pdf-check.js';
 
 /** The parts of a quick-create request: text fields, and the file already in storage. */
 export type ParsedUpload = {
   fields: Record<string, string>;
   upload: StoredUpload | null;
+  /** The stored file's first and last bytes, for the PDF check without reading it back. */
+  ends: UploadEnds | null;
   errors: FieldError[];
 };
 
@@ -36,6 +39,7 @@ export async function readQuickCreateParts(
   const fields: Record<string, string> = {};
   const errors: FieldError[] = [];
   let upload: StoredUpload | null = null;
+  let ends: UploadEnds | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -51,9 +55,11 @@ export async function readQuickCreateParts(
         const documentId = newId();
         const key = `documents/${documentId}/original.pdf`;
         const hash = createHash('sha256');
+        const keeper = createEndsKeeper();
         const hasher = new Transform({
-          transform(chunk, _enc, done) {
+          transform(chunk: Buffer, _enc, done) {
             hash.update(chunk);
+            keeper.add(chunk);
             done(null, chunk);
           },
         });
@@ -71,6 +77,7 @@ export async function readQuickCreateParts(
         }
         upload.size = size;
         upload.sha256 = hash.digest('hex');
+        ends = keeper.ends();
       } else {
         if (part.fieldname in fields) {
           errors.push({ path: part.fieldname, message: 'must be sent once' });
@@ -87,7 +94,7 @@ export async function readQuickCreateParts(
       ? new AppError('malformed_request', `Malformed multipart body: ${(err as Error).message}`)
       : err;
   }
-  return { fields, upload, errors };
+  return { fields, upload, ends, errors };
 }
 
 // The multipart parser's own errors carry no code; recognise them by message so a broken body

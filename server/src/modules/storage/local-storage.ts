@@ -21,13 +21,12 @@ export function createLocalStorage(root: string): Storage {
       const temp = `${target}.${newId()}.partial`;
       try {
         const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-        const out = createWriteStream(temp, { flags: 'wx' });
+        // flush: the stream fsyncs the file before closing it, on its own descriptor (no second
+        // open to fsync, and the size comes from the stream rather than a stat).
+        const out = createWriteStream(temp, { flags: 'wx', flush: true });
         await pipeline(source, out);
-        const handle = await open(temp, 'r');
-        await handle.sync();
-        await handle.close();
         await rename(temp, target);
-        return { size: (await stat(target)).size };
+        return { size: out.bytesWritten };
       } catch (err) {
         await rm(temp, { force: true });
         throw err;
