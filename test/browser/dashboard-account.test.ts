@@ -1,20 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchChromium,
-  openRecordedPage,
-  VIEWPORTS,
-  type RecordedPage,
-} from '../helpers/browser.js';
-import { ENGINES, type TestContext } from '../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
+import { ENGINES } from '../helpers/context.js';
 import { createUser, uniqueEmail } from '../helpers/factories.js';
 import {
   callApi,
-  checkPages,
   expectNoSidewaysScroll,
   openLoggedIn,
   screenshotPage,
-  startService,
+  useDashboard,
 } from './dashboard-support.js';
 
 // Chromium logs the API's own 4xx answers to a provoked mistake as failed loads.
@@ -22,25 +15,13 @@ import {
 const PROVOKED = /^console: Failed to load resource: .* status of (40[19]|422|429) |favicon\.ico$/;
 
 describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
-  let ctx: TestContext;
-  let browser: Browser;
-  const opened: RecordedPage[] = [];
-
-  beforeAll(async () => {
-    ctx = await startService(engine);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-  });
-  afterEach(() => checkPages(ctx, opened, PROVOKED));
+  const d = useDashboard(engine, PROVOKED);
 
   it('signs up with field errors, verifies through the dev mailbox, logs in and out', async () => {
-    const recorded = await openRecordedPage(browser, VIEWPORTS.desktop);
-    opened.push(recorded);
+    const recorded = await openRecordedPage(d.browser, VIEWPORTS.desktop);
+    d.opened.push(recorded);
     const { page } = recorded;
-    await page.goto(`${ctx.baseUrl}/`);
+    await page.goto(`${d.ctx.baseUrl}/`);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     await expect(page.getByRole('note').textContent()).resolves.toContain('Sandbox');
     await screenshotPage(page, 'login');
@@ -76,7 +57,7 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
       .locator('a[href*="/verify-email?token="]')
       .first()
       .getAttribute('href');
-    expect(verifyLink?.startsWith(`${ctx.baseUrl}/verify-email?token=`)).toBe(true);
+    expect(verifyLink?.startsWith(`${d.ctx.baseUrl}/verify-email?token=`)).toBe(true);
     await page.goto(verifyLink ?? '');
     await expect(page.textContent('body')).resolves.toContain('is verified');
     await page.getByRole('link', { name: 'open Signet' }).click();
@@ -101,8 +82,8 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
   });
 
   it('creates an API key shown once, lists it with its use, and revokes it', async () => {
-    const user = await createUser(ctx, { name: 'Kim Keys' });
-    const page = await openLoggedIn(browser, ctx, user, opened);
+    const user = await createUser(d.ctx, { name: 'Kim Keys' });
+    const page = await openLoggedIn(d.browser, d.ctx, user, d.opened);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
@@ -126,7 +107,7 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
     await screenshotPage(page, 'api-keys-secret');
 
     // The key works, and its use shows in the list.
-    expect((await callApi(ctx, secret, 'GET', '/api/tenants')).status).toBe(200);
+    expect((await callApi(d.ctx, secret, 'GET', '/api/tenants')).status).toBe(200);
     await page.getByRole('button', { name: 'I have saved it' }).click();
     await expect(secretBox.count()).resolves.toBe(0);
     await page.reload();
@@ -146,12 +127,12 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
     // Revoke: asks first; "Keep" changes nothing, "Yes, revoke" does it.
     await page.getByRole('button', { name: 'Revoke CI pipeline' }).click();
     await page.getByRole('button', { name: 'Keep' }).click();
-    expect((await callApi(ctx, secret, 'GET', '/api/tenants')).status).toBe(200);
+    expect((await callApi(d.ctx, secret, 'GET', '/api/tenants')).status).toBe(200);
     await page.getByRole('button', { name: 'Revoke CI pipeline' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText('Revoked “CI pipeline”').waitFor();
     // The notice comes first; the list reloads right after.
     await expect.poll(() => page.getByRole('row', { name: /CI pipeline/ }).count()).toBe(0);
-    expect((await callApi(ctx, secret, 'GET', '/api/tenants')).status).toBe(401);
+    expect((await callApi(d.ctx, secret, 'GET', '/api/tenants')).status).toBe(401);
   });
 });

@@ -1,39 +1,25 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, VIEWPORTS, type RecordedPage } from '../helpers/browser.js';
-import { ENGINES, type TestContext } from '../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { VIEWPORTS } from '../helpers/browser.js';
+import { ENGINES } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 import {
-  checkPages,
   expectNoSidewaysScroll,
   openLoggedIn,
   screenshotPage,
-  startService,
+  useDashboard,
 } from './dashboard-support.js';
 
 const PROVOKED = /^console: Failed to load resource: .* status of (40[1349]|41[35]|422|429) /;
 
 describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
-  let ctx: TestContext;
-  let browser: Browser;
-  const opened: RecordedPage[] = [];
-
-  beforeAll(async () => {
-    ctx = await startService(engine);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-  });
-  afterEach(() => checkPages(ctx, opened, PROVOKED));
+  const d = useDashboard(engine, PROVOKED);
 
   it('uploads with field errors, sends, reminds, cancels, downloads; lists with filter and pages', async () => {
-    const owner = await createUser(ctx, { name: 'Doris Documents' });
-    const tenant = await createTenant(ctx, owner.apiKey, 'Paper Co');
-    const page = await openLoggedIn(browser, ctx, owner, opened);
+    const owner = await createUser(d.ctx, { name: 'Doris Documents' });
+    const tenant = await createTenant(d.ctx, owner.apiKey, 'Paper Co');
+    const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
     await page.getByRole('link', { name: 'Upload a document' }).click();
     await page.getByRole('heading', { level: 1, name: 'Upload a document' }).waitFor();
 
@@ -61,7 +47,7 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     await page.getByRole('heading', { level: 1, name: 'Lease agreement' }).waitFor();
     const documentId = page.url().split('/').pop() ?? '';
     const state = async () =>
-      (await api(ctx, owner.apiKey, 'GET', `/api/documents/${documentId}`)).body;
+      (await api(d.ctx, owner.apiKey, 'GET', `/api/documents/${documentId}`)).body;
     expect((await state()).document.status).toBe('draft');
     expect((await state()).signees.map((s: { email: string }) => s.email).sort()).toEqual([
       'ann@example.com',
@@ -72,7 +58,7 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     const href = await page
       .getByRole('link', { name: 'Download original PDF' })
       .getAttribute('href');
-    expect(href?.startsWith(`${ctx.baseUrl}/`)).toBe(true);
+    expect(href?.startsWith(`${d.ctx.baseUrl}/`)).toBe(true);
     const pdf = await page.evaluate(async (url) => {
       const r = await fetch(url);
       return { type: r.headers.get('content-type'), head: (await r.text()).slice(0, 5) };
@@ -113,7 +99,7 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
 
     // The list: 12 more drafts; status filter and cursor paging (10 per page).
     for (let i = 0; i < 12; i++) {
-      const r = await quickCreate(ctx, owner.apiKey, {
+      const r = await quickCreate(d.ctx, owner.apiKey, {
         tenantId: tenant.id,
         extra: { name: `Draft ${i}` },
       });

@@ -1,8 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { openRecordedPage, VIEWPORTS, type RecordedPage } from '../helpers/browser.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import {
+  launchChromium,
+  openRecordedPage,
+  VIEWPORTS,
+  type RecordedPage,
+} from '../helpers/browser.js';
 import {
   createTestContext,
   findFreePort,
@@ -23,6 +28,31 @@ export async function startService(
     listen: true,
     env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
   });
+}
+
+/** What a dashboard describe block shares: its service, its Chromium and the pages opened. */
+export type Dashboard = { ctx: TestContext; browser: Browser; opened: RecordedPage[] };
+
+/**
+ * Starts a listening service and Chromium for the describe block it is called in, closes both
+ * after it, and checks every page a test opened after that test (see checkPages).
+ */
+export function useDashboard(
+  engine: EngineName,
+  expectedFailures: RegExp,
+  env: Record<string, string> = {},
+): Dashboard {
+  const d = { opened: [] } as unknown as Dashboard;
+  beforeAll(async () => {
+    d.ctx = await startService(engine, env);
+    d.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await d.browser?.close();
+    await d.ctx?.close();
+  });
+  afterEach(() => checkPages(d.ctx, d.opened, expectedFailures));
+  return d;
 }
 
 /** Opens a recorded desktop page and logs the user in through the login form. */

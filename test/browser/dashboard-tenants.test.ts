@@ -1,38 +1,24 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, VIEWPORTS, type RecordedPage } from '../helpers/browser.js';
-import { ENGINES, type TestContext } from '../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { VIEWPORTS } from '../helpers/browser.js';
+import { ENGINES } from '../helpers/context.js';
 import { createUser } from '../helpers/factories.js';
 import {
   callApi,
-  checkPages,
   expectNoSidewaysScroll,
   openLoggedIn,
   screenshotPage,
-  startService,
+  useDashboard,
 } from './dashboard-support.js';
 
 const PROVOKED = /^console: Failed to load resource: .* status of (40[1349]|422) /;
 
 describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine) => {
-  let ctx: TestContext;
-  let browser: Browser;
-  const opened: RecordedPage[] = [];
-
-  beforeAll(async () => {
-    ctx = await startService(engine);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-  });
-  afterEach(() => checkPages(ctx, opened, PROVOKED));
+  const d = useDashboard(engine, PROVOKED);
 
   it('creates and switches tenants, manages members and roles, changes settings', async () => {
-    const owner = await createUser(ctx, { name: 'Olga Owner' });
-    const colleague = await createUser(ctx, { name: 'Carl Colleague' });
-    const page = await openLoggedIn(browser, ctx, owner, opened);
+    const owner = await createUser(d.ctx, { name: 'Olga Owner' });
+    const colleague = await createUser(d.ctx, { name: 'Carl Colleague' });
+    const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
       .getByRole('link', { name: 'Tenants' })
@@ -46,7 +32,7 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     await page.getByLabel('Tenant name').fill('Beta Works');
     await page.getByRole('button', { name: 'Create tenant' }).click();
     await page.getByRole('heading', { level: 2, name: 'Beta Works' }).waitFor();
-    const tenants = (await callApi(ctx, owner.apiKey, 'GET', '/api/tenants')).body as {
+    const tenants = (await callApi(d.ctx, owner.apiKey, 'GET', '/api/tenants')).body as {
       tenants: { id: string; name: string; role: string }[];
     };
     expect(tenants.tenants.map((t) => [t.name, t.role]).sort()).toEqual([
@@ -75,7 +61,7 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     await page.getByLabel('Reminder cooldown (minutes)').fill('15');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved.').waitFor();
-    const settings = await callApi(ctx, owner.apiKey, 'GET', `/api/tenants/${acme?.id}/settings`);
+    const settings = await callApi(d.ctx, owner.apiKey, 'GET', `/api/tenants/${acme?.id}/settings`);
     expect(settings.body).toEqual({
       settings: {
         emailLanguage: 'de',
@@ -97,7 +83,7 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     await page.getByText('Carl Colleague is now admin.').waitFor();
     const members = async () =>
       (
-        (await callApi(ctx, owner.apiKey, 'GET', `/api/tenants/${acme?.id}/members`)).body as {
+        (await callApi(d.ctx, owner.apiKey, 'GET', `/api/tenants/${acme?.id}/members`)).body as {
           members: { email: string; role: string }[];
         }
       ).members
@@ -115,12 +101,12 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     expect(await members()).toEqual([`${owner.email}:owner`]);
 
     // The colleague, a member elsewhere, sees settings read-only.
-    const memberPage = await openLoggedIn(browser, ctx, colleague, opened);
-    await callApi(ctx, owner.apiKey, 'POST', `/api/tenants/${acme?.id}/members`, {
+    const memberPage = await openLoggedIn(d.browser, d.ctx, colleague, d.opened);
+    await callApi(d.ctx, owner.apiKey, 'POST', `/api/tenants/${acme?.id}/members`, {
       email: colleague.email,
       role: 'member',
     });
-    await memberPage.goto(`${ctx.baseUrl}/app/tenants`);
+    await memberPage.goto(`${d.ctx.baseUrl}/app/tenants`);
     await memberPage.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     await memberPage.getByText('Only owners and admins can change settings.').waitFor();
     await expect(memberPage.getByLabel('E-mail language').isDisabled()).resolves.toBe(true);

@@ -1,47 +1,36 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, VIEWPORTS, type RecordedPage } from '../helpers/browser.js';
-import { ENGINES, type TestContext } from '../helpers/context.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEWPORTS } from '../helpers/browser.js';
+import { ENGINES } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 import {
-  checkPages,
   expectNoSidewaysScroll,
   openLoggedIn,
   screenshotPage,
-  startService,
+  useDashboard,
 } from './dashboard-support.js';
 
 const PROVOKED = /^console: Failed to load resource: .* status of (40[1349]|422) /;
 
 describe.each(ENGINES)('dashboard: webhooks and their delivery log on %s', (engine) => {
-  let ctx: TestContext;
-  let browser: Browser;
+  const d = useDashboard(engine, PROVOKED, {
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400',
+  });
   let receiver: Receiver;
-  const opened: RecordedPage[] = [];
 
   beforeAll(async () => {
     receiver = await startReceiver();
     receiver.on('/fail', () => ({ status: 500 }));
-    ctx = await startService(engine, {
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400',
-    });
-    browser = await launchChromium();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await receiver?.close();
-  });
-  afterEach(() => checkPages(ctx, opened, PROVOKED));
+  afterAll(() => receiver?.close());
 
   it('adds, disables, rotates, deletes webhooks; shows attempts and redelivers', async () => {
-    const owner = await createUser(ctx, { name: 'Wes Webhooks' });
-    const tenant = await createTenant(ctx, owner.apiKey, 'Hooked Inc');
-    const page = await openLoggedIn(browser, ctx, owner, opened);
-    await page.goto(`${ctx.baseUrl}/app/webhooks`);
+    const owner = await createUser(d.ctx, { name: 'Wes Webhooks' });
+    const tenant = await createTenant(d.ctx, owner.apiKey, 'Hooked Inc');
+    const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
+    await page.goto(`${d.ctx.baseUrl}/app/webhooks`);
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
 
     // A URL the service refuses is explained next to the field.
@@ -63,10 +52,10 @@ describe.each(ENGINES)('dashboard: webhooks and their delivery log on %s', (engi
     await screenshotPage(page, 'webhooks');
 
     // An event: a document sent for signing changes status.
-    const created = await quickCreate(ctx, owner.apiKey, { tenantId: tenant.id });
+    const created = await quickCreate(d.ctx, owner.apiKey, { tenantId: tenant.id });
     expect(created.status).toBe(201);
     const sent = await api(
-      ctx,
+      d.ctx,
       owner.apiKey,
       'POST',
       `/api/documents/${created.body.document.id}/send-for-signing`,
@@ -114,7 +103,8 @@ describe.each(ENGINES)('dashboard: webhooks and their delivery log on %s', (engi
 
     // Disable, enable, rotate, delete: each reflected in the API.
     const hooks = async () =>
-      (await api(ctx, owner.apiKey, 'GET', `/api/tenants/${tenant.id}/webhooks`)).body.webhooks as {
+      (await api(d.ctx, owner.apiKey, 'GET', `/api/tenants/${tenant.id}/webhooks`)).body
+        .webhooks as {
         url: string;
         active: boolean;
       }[];
