@@ -7,7 +7,6 @@
 // Both servers are child processes, the load generator (autocannon) runs here; targets
 // alternate A B, B A, ... per round so drift of the machine falls on both; figures are medians.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import {
   startService,
   waitForOk,
 } from './support/processes.js';
+import { runAutocannon, type LoadRun } from './support/autocannon.js';
 
 /** How the benchmark runs; every field has a default. */
 export type QuickCreateBenchOptions = {
@@ -39,16 +39,6 @@ export type QuickCreateBenchOptions = {
   log?: (line: string) => void;
 };
 
-/** One autocannon run against one target. */
-export type UploadRun = {
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  total: number;
-  non2xx: number;
-  errors: number;
-};
-
 /** What the benchmark measured. */
 export type QuickCreateBenchResult = {
   name: 'quick-create';
@@ -56,28 +46,12 @@ export type QuickCreateBenchResult = {
     pdfBytes: number;
     bodyBytes: number;
   };
-  bare: { runs: UploadRun[]; medianRequestsPerSecond: number; medianLatencyP50Ms: number };
-  service: { runs: UploadRun[]; medianRequestsPerSecond: number; medianLatencyP50Ms: number };
+  bare: { runs: LoadRun[]; medianRequestsPerSecond: number; medianLatencyP50Ms: number };
+  service: { runs: LoadRun[]; medianRequestsPerSecond: number; medianLatencyP50Ms: number };
   ratio: number;
   goal: number;
   passed: boolean;
 };
-
-type AutocannonResult = {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-};
-// autocannon ships no type declarations; this is the part of its API used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
-  url: string;
-  method: 'POST';
-  body: Buffer;
-  headers: Record<string, string>;
-  connections: number;
-  duration: number;
-}) => Promise<AutocannonResult>;
 
 const GOAL = 0.6;
 const PDF_BYTES = 200 * 1000;
@@ -107,25 +81,17 @@ async function load(
   body: Buffer,
   headers: Record<string, string>,
   settings: { connections: number; duration: number },
-): Promise<UploadRun> {
-  const r = await autocannon({
+): Promise<LoadRun> {
+  return runAutocannon({
     url,
     method: 'POST',
     body,
     headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
     ...settings,
   });
-  return {
-    requestsPerSecond: r.requests.average,
-    latencyP50Ms: r.latency.p50,
-    latencyP99Ms: r.latency.p99,
-    total: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  };
 }
 
-const summarize = (runs: UploadRun[]) => ({
+const summarize = (runs: LoadRun[]) => ({
   runs,
   medianRequestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
   medianLatencyP50Ms: median(runs.map((r) => r.latencyP50Ms)),
@@ -186,9 +152,9 @@ export async function runQuickCreateBench(
     await load(serviceUrl, body, auth, warmup);
 
     const settings = { connections, duration: durationSeconds };
-    const bareRuns: UploadRun[] = [];
-    const serviceRuns: UploadRun[] = [];
-    const check = (what: string, run: UploadRun) => {
+    const bareRuns: LoadRun[] = [];
+    const serviceRuns: LoadRun[] = [];
+    const check = (what: string, run: LoadRun) => {
       if (run.non2xx + run.errors > 0) {
         throw new Error(`${what}: ${run.non2xx} non-2xx and ${run.errors} errors`);
       }

@@ -11,7 +11,6 @@
 // trust when other work competes for the two cores and req/s swings from run to run.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +24,7 @@ import {
   startService,
   waitForOk,
 } from './support/processes.js';
+import { runAutocannon, type LoadRun } from './support/autocannon.js';
 
 /** How the benchmark runs; every field has a default. */
 export type TenantGetBenchOptions = {
@@ -37,15 +37,8 @@ export type TenantGetBenchOptions = {
   log?: (line: string) => void;
 };
 
-/** One autocannon run against one target. */
-export type BenchRun = {
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  total: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
+/** One autocannon run against one target, with the server's CPU time. */
+export type BenchRun = LoadRun & {
   /** CPU time (user + system) the server process spent per response; null off Linux. */
   serverCpuMicrosPerRequest: number | null;
 };
@@ -83,24 +76,6 @@ export type TenantGetBenchResult = {
   machine: { cpus: number; loadAverageBefore: number; loadAverageAfter: number };
 };
 
-type AutocannonResult = {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-};
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  pipelining: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<AutocannonResult>;
-
-// autocannon ships no type declarations; this is the part of its API used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
 const GOAL = 0.4;
 const PIPELINING = 1;
 // RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST as startService sets them: the per-key token
@@ -126,7 +101,7 @@ async function load(
   settings: { connections: number; duration: number },
 ): Promise<BenchRun> {
   const before = cpuTicks(target.pid);
-  const r = await autocannon({
+  const r = await runAutocannon({
     url: target.url,
     pipelining: PIPELINING,
     headers: target.headers,
@@ -135,15 +110,8 @@ async function load(
   const after = cpuTicks(target.pid);
   const cpuMicros = before === null || after === null ? null : (after - before) * 10_000;
   return {
-    requestsPerSecond: r.requests.average,
-    latencyP50Ms: r.latency.p50,
-    latencyP99Ms: r.latency.p99,
-    total: r.requests.total,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    serverCpuMicrosPerRequest:
-      cpuMicros === null || r.requests.total === 0 ? null : cpuMicros / r.requests.total,
+    ...r,
+    serverCpuMicrosPerRequest: cpuMicros === null || r.total === 0 ? null : cpuMicros / r.total,
   };
 }
 
