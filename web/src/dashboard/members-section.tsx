@@ -4,6 +4,7 @@ import { useSession } from './session.js';
 import { ROLES, type Member, type Role, type Tenant } from './types.js';
 import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
+import { useRowActions } from './use-row-actions.js';
 import { useSubmit } from './use-submit.js';
 
 /** Members and roles of a tenant: add by e-mail, change a role, remove. */
@@ -17,8 +18,7 @@ export function MembersSection(props: { tenant: Tenant }) {
   );
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { notice, setNotice, failure, run } = useRowActions(members.reload);
   const add = useSubmit();
 
   function onAdd(event: FormEvent) {
@@ -33,17 +33,6 @@ export function MembersSection(props: { tenant: Tenant }) {
       setNotice(`Added ${member.name} as ${member.role}.`);
       members.reload();
     });
-  }
-
-  async function run(action: () => Promise<void>) {
-    setFailure(null);
-    setNotice(null);
-    try {
-      await action();
-    } catch (err) {
-      setFailure((err as Error).message);
-    }
-    members.reload();
   }
 
   const changeRole = (member: Member, next: Role) =>

@@ -14,6 +14,7 @@ import {
   Time,
 } from './ui.js';
 import { useLoad } from './use-load.js';
+import { useRowActions } from './use-row-actions.js';
 import { useSubmit } from './use-submit.js';
 
 /** The current tenant's webhooks: add, enable or disable, rotate the secret, delete. */
@@ -26,8 +27,7 @@ export function WebhooksPage() {
   );
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { notice, setNotice, failure, run } = useRowActions(hooks.reload);
   const add = useSubmit();
 
   if (!tenant) {
@@ -51,17 +51,6 @@ export function WebhooksPage() {
       setSecret({ label: `Signing secret for ${result.webhook.url}`, value: result.secret });
       hooks.reload();
     });
-  }
-
-  async function run(action: () => Promise<void>) {
-    setFailure(null);
-    setNotice(null);
-    try {
-      await action();
-    } catch (err) {
-      setFailure((err as Error).message);
-    }
-    hooks.reload();
   }
 
   const toggle = (hook: Webhook) =>
