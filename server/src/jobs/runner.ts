@@ -84,6 +84,8 @@ export function createJobRunner(options: {
   let stopped = true;
   let looping = false;
   let again = false;
+  // The pass in progress, if any: stop() waits for it so no query runs after the database closes.
+  let pass: Promise<void> = Promise.resolve();
   let idleWaiters: Array<() => void> = [];
 
   const claims = createClaims(db, LEASE_MS);
@@ -153,12 +155,17 @@ export function createJobRunner(options: {
     return Math.max(0, Math.min(pollMs, soonest - Date.now()));
   }
 
-  async function loop() {
+  function loop(): Promise<void> {
     if (looping) {
       again = true;
-      return;
+      return pass;
     }
     looping = true;
+    pass = runPass();
+    return pass;
+  }
+
+  async function runPass() {
     let delay = pollMs;
     try {
       do {
@@ -179,7 +186,7 @@ export function createJobRunner(options: {
           if (jobs.length === free) again = true;
         }
       } while (again && !stopped);
-      delay = await nextDueDelay();
+      if (!stopped) delay = await nextDueDelay();
     } catch (err) {
       logger.error({ err }, 'job runner pass failed');
     } finally {
@@ -223,6 +230,7 @@ export function createJobRunner(options: {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      await pass;
       await Promise.allSettled([...running]);
     },
     idle() {
