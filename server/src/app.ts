@@ -12,7 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
-import { createAuth } from './http/auth.js';
+import { createAuth, sessionCookieSecret } from './http/auth.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
@@ -86,7 +86,7 @@ export async function buildApp(options: {
     idempotency.finish(request, reply.statusCode, payload).then(() => done(null, payload), done);
   });
 
-  await app.register(cookie);
+  await app.register(cookie, { secret: sessionCookieSecret(config.secretKey) });
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/src/app.js';
+import type { AppError } from '../../server/src/http/errors.js';
+import { createLoginThrottle } from '../../server/src/modules/accounts/login-throttle.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { createUser, uniqueEmail, verificationTokenFor } from '../helpers/factories.js';
 
@@ -142,6 +145,103 @@ describe.each(ENGINES)('accounts and API keys on %s', (engine) => {
     const after = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
     expect(after.statusCode).toBe(401);
     expect(after.json().code).toBe('unauthenticated');
+  });
+
+  it('refuses logins for an address after ten failures in 15 minutes, whatever the password', async () => {
+    const user = await createUser(ctx);
+    const other = await createUser(ctx);
+    const login = (email: string, password: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    for (let i = 0; i < 10; i++) {
+      // Any spelling of the address counts against it.
+      const res = await login(i % 2 ? user.email.toUpperCase() : user.email, `wrong password ${i}`);
+      expect(res.statusCode).toBe(401);
+    }
+    const refused = await login(user.email, user.password);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(refused.json().code).toBe('rate_limited');
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(850);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    // Another account, and an address with no account, are not affected.
+    expect((await login(other.email, other.password)).statusCode).toBe(200);
+    expect((await login(uniqueEmail('nobody'), 'whatever')).statusCode).toBe(401);
+  });
+
+  it('counts login failures per window and forgets them after a success', () => {
+    let now = 0;
+    const throttle = createLoginThrottle(() => now);
+    const refused = () => {
+      try {
+        throttle.check('a@example.com');
+        return false;
+      } catch (err) {
+        expect((err as AppError).code).toBe('rate_limited');
+        return true;
+      }
+    };
+    for (let i = 0; i < 9; i++) throttle.failed('a@example.com');
+    throttle.succeeded('a@example.com');
+    for (let i = 0; i < 9; i++) throttle.failed('a@example.com');
+    expect(refused()).toBe(false);
+    throttle.failed('a@example.com');
+    expect(refused()).toBe(true);
+    now += 15 * 60_000 - 1;
+    expect(refused()).toBe(true);
+    now += 1;
+    expect(refused()).toBe(false);
+  });
+
+  it('signs the session cookie with SECRET_KEY and refuses one it did not sign', async () => {
+    const user = await createUser(ctx);
+    const value = decodeURIComponent(user.cookie.slice('signet_session='.length));
+    // The random token, then "." and the cookie's HMAC signature.
+    const [token, signature] = [
+      value.slice(0, value.lastIndexOf('.')),
+      value.slice(value.lastIndexOf('.') + 1),
+    ];
+    expect(token).toMatch(/^ss_/);
+    expect(signature).toMatch(/^[\w+/-]{43}$/);
+    const me = (cookie: string, app = ctx.app) =>
+      app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    expect((await me(user.cookie)).statusCode).toBe(200);
+
+    const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    for (const cookie of [
+      `signet_session=${encodeURIComponent(`${token}.${flipped}`)}`,
+      `signet_session=${encodeURIComponent(token)}`,
+    ]) {
+      const res = await me(cookie);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('unauthenticated');
+    }
+    // Logging out with a forged cookie does not end the real session.
+    const forgedLogout = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: {
+        cookie: `signet_session=${encodeURIComponent(token)}`,
+        origin: 'http://localhost:3000',
+      },
+    });
+    expect(forgedLogout.statusCode).toBe(204);
+    expect((await me(user.cookie)).statusCode).toBe(200);
+
+    // The same database behind a service with another SECRET_KEY: every session has ended.
+    const other = await buildApp({
+      config: { ...ctx.config, secretKey: 'another-secret-key-another-secret-key-0123' },
+      db: ctx.db,
+      logger: false,
+    });
+    try {
+      const res = await me(user.cookie, other.app);
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('unauthenticated');
+    } finally {
+      await other.app.close();
+    }
   });
 
   it('does not let another origin use a session, and needs the cookie', async () => {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hkdfSync } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { hashSecret, nowIso } from '../lib/ids.js';
@@ -28,6 +29,26 @@ declare module 'fastify' {
 
 /** Name of the HttpOnly session cookie. */
 export const SESSION_COOKIE = 'signet_session';
+
+/**
+ * The key @fastify/cookie signs the session cookie with: derived from SECRET_KEY with its own
+ * HKDF `info`, so it equals no other key of ours. A cookie carries the random session token
+ * (stored hashed) plus this signature: a new SECRET_KEY ends every session, and a cookie that
+ * was not made by this service is refused before any database read.
+ */
+export function sessionCookieSecret(secretKey: string): string {
+  return Buffer.from(
+    hkdfSync('sha256', secretKey, 'signet', 'session-cookie/hmac-sha256/v1', 32),
+  ).toString('base64url');
+}
+
+/** The session token of a request's signed cookie; null when absent or not signed by us. */
+export function sessionTokenOf(request: FastifyRequest): string | null {
+  const cookie = request.cookies[SESSION_COOKIE];
+  if (!cookie) return null;
+  const unsigned = request.unsignCookie(cookie);
+  return unsigned.valid ? unsigned.value : null;
+}
 
 // lastUsedAt is for humans ("used 3 minutes ago"): writing it at most once a minute per key
 // keeps a write off the hot path of every request.
@@ -105,8 +126,11 @@ export function createAuth(deps: {
       request.principal = await fromApiKey(key, reply);
       return;
     }
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) {
+    if (request.cookies[SESSION_COOKIE]) {
+      const token = sessionTokenOf(request);
+      if (!token) {
+        throw new AppError('unauthenticated', 'Your session has expired; log in again.');
+      }
       request.principal = await fromSession(request, token);
       return;
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SESSION_COOKIE, principalOf } from '../../http/auth.js';
+import { SESSION_COOKIE, principalOf, sessionTokenOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { escapeHtml } from '../mail/templates/layout.js';
@@ -13,12 +13,14 @@ import {
   verifyEmailBody,
 } from './accounts.schemas.js';
 import * as accounts from './accounts.service.js';
+import { createLoginThrottle } from './login-throttle.js';
 
 /** Sign-up, e-mail verification, sessions and API keys. */
 export function registerAccountRoutes(app: App, deps: AppDeps) {
   const { auth } = deps;
   const d = { db: deps.db, publicUrl: deps.config.publicUrl, env: deps.config.env };
   const secureCookie = deps.config.publicUrl.startsWith('https:');
+  const loginThrottle = createLoginThrottle();
   const tags = ['accounts'];
 
   app.post(
@@ -79,17 +81,18 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
       schema: {
         tags,
         body: loginBody,
-        response: { 200: z.object({ user: userSchema }), ...errorResponses(401, 422) },
+        response: { 200: z.object({ user: userSchema }), ...errorResponses(401, 422, 429) },
       },
     },
     async (request, reply) => {
-      const { user, token, maxAgeSeconds } = await accounts.logIn(d, request.body);
+      const { user, token, maxAgeSeconds } = await accounts.logIn(d, request.body, loginThrottle);
       reply.setCookie(SESSION_COOKIE, token, {
         httpOnly: true,
         sameSite: 'lax',
         secure: secureCookie,
         path: '/',
         maxAge: maxAgeSeconds,
+        signed: true,
       });
       return { user: accounts.presentUser(user) };
     },
@@ -99,7 +102,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     '/api/auth/logout',
     { schema: { tags, response: { 204: z.null() } } },
     async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
+      const token = sessionTokenOf(request);
       if (token) await accounts.logOut(d, token);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.code(204).send(null);

@@ -5,6 +5,7 @@ import { hashSecret, isoIn, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { queueEmail } from '../mail/mail.service.js';
 import { renderVerifyEmail } from '../mail/templates/verify-email.js';
 import * as repo from './accounts.repo.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 /** What account services need. */
 export type AccountDeps = { db: Db; publicUrl: string; env: 'sandbox' | 'production' };
@@ -76,10 +77,21 @@ export async function verifyEmail(deps: AccountDeps, token: string) {
 }
 
 /** Checks a password and opens a session; returns the raw session token for the cookie. */
-export async function logIn(deps: AccountDeps, input: { email: string; password: string }) {
-  const user = await repo.findUserByEmail(deps.db.kysely, input.email.trim().toLowerCase());
+export async function logIn(
+  deps: AccountDeps,
+  input: { email: string; password: string },
+  throttle: LoginThrottle,
+) {
+  const email = input.email.trim().toLowerCase();
+  // Unknown addresses are throttled alike, so a 429 does not reveal whether an account exists.
+  throttle.check(email);
+  const user = await repo.findUserByEmail(deps.db.kysely, email);
   const valid = await verify(user?.password_hash ?? (await dummyHash), input.password);
-  if (!user || !valid) throw new AppError('invalid_credentials');
+  if (!user || !valid) {
+    throttle.failed(email);
+    throw new AppError('invalid_credentials');
+  }
+  throttle.succeeded(email);
   const token = newSecret('ss_');
   await repo.insertSession(deps.db.kysely, {
     token_hash: hashSecret(token),
