@@ -56,7 +56,7 @@ export async function buildApp(options: {
     logger: options.logger ?? { level: config.logLevel },
     genReqId: () => newId(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 

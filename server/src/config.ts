@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -26,6 +27,12 @@ export type Config = {
   rateLimitBurst: number;
   logLevel: string;
   runWorkers: boolean;
+  /**
+   * Which peers may tell the client's address (X-Forwarded-For) and scheme: Fastify's
+   * `trustProxy` (false: none, the socket's address is the client's; true: any; a string: the
+   * proxies at those addresses and CIDR ranges).
+   */
+  trustProxy: boolean | string;
   /** Stored files without a document row are removed at start once older than this. */
   orphanGraceSeconds: number;
   /** First retry delay of the mail.send job; doubles per attempt, capped at 30 min. */
@@ -71,11 +78,39 @@ const envSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().positive().default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RUN_WORKERS: bool,
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .refine(
+      (v) => /^(true|false)$/.test(v) || v.split(',').every((a) => isProxyAddress(a.trim())),
+      'must be true, false, or comma-separated IP addresses / CIDR ranges',
+    )
+    .optional(),
   // An upload in flight in another process has its file before its row: an hour is far longer
   // than any 50 MiB upload takes, so the start-up cleanup never removes a live one.
   ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
 });
+
+// proxy-addr's (Fastify's) names for address ranges, or an address with an optional prefix.
+function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address, prefix, extra] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return (
+    prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128))
+  );
+}
+
+function parseTrustProxy(value: string | undefined): boolean | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return value
+    .split(',')
+    .map((a) => a.trim())
+    .join(',');
+}
 
 /** Raised when the environment cannot run the service; main prints it and exits. */
 export class ConfigError extends Error {}
@@ -124,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitBurst: e.RATE_LIMIT_BURST,
     logLevel: e.LOG_LEVEL,
     runWorkers: e.RUN_WORKERS ?? true,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     orphanGraceSeconds: e.ORPHAN_GRACE_SECONDS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
   };
