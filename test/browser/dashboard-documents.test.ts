@@ -74,6 +74,11 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     await page.getByRole('list').filter({ hasText: /sent/i }).first().waitFor();
     // The timeline reloads after the status notice: wait for it rather than read it once.
     await page.locator('.timeline').getByText(/sent/i).first().waitFor();
+    // People, not internal ids: the owner's own steps say "you", the e-mails name the signee.
+    const timeline = (await page.locator('.timeline').textContent()) ?? '';
+    expect(timeline).toContain(`you (${owner.email})`);
+    expect(timeline).toContain('ann@example.com');
+    expect(timeline).not.toMatch(/user:|signee:/);
     await screenshotPage(page, 'document-detail');
     await page.setViewportSize(VIEWPORTS.phone);
     await expectNoSidewaysScroll(page);

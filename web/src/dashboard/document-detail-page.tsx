@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { api, asApiError } from './api.js';
 import { Link, navigate } from './router.js';
+import { useSession } from './session.js';
 import type { AuditEntry, Delivered, SigneDocument, Signee } from './types.js';
 import { ConfirmButton, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
@@ -200,7 +201,16 @@ export function DocumentDetailPage(props: { documentId: string }) {
 }
 
 function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
-  const who = (id: string | null) => props.signees.find((s) => s.id === id)?.email;
+  const { user } = useSession();
+  // Actors are stored as `user:<id>`, `signee:<id>` or `system`: show people, not ids.
+  const who = (e: AuditEntry) => {
+    const signee = props.signees.find((s) => s.id === e.signeeId);
+    if (signee) return signee.email;
+    if (e.actor === `user:${user.id}`) return `you (${user.email})`;
+    if (e.actor.startsWith('user:')) return 'a team member';
+    if (e.actor === 'system') return 'Signet';
+    return e.actor;
+  };
   return (
     <section className="card" aria-labelledby="timeline">
       <h2 id="timeline">Timeline</h2>
@@ -211,7 +221,7 @@ function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
               <Time value={e.createdAt} />
               <span className="timeline-action">{e.action.replace(/[._]/g, ' ')}</span>
               <span className="muted">
-                {who(e.signeeId) ?? e.actor}
+                {who(e)}
                 {e.ip ? ` · ${e.ip}` : ''}
               </span>
             </li>
