@@ -324,6 +324,33 @@ describe.each(ENGINES)('send-for-signing on %s', (engine) => {
     expect(tooSoon.status).toBe(429);
     expect(tooSoon.body.code).toBe('reminder_cooldown');
     expect(Number(tooSoon.headers.get('retry-after'))).toBeGreaterThan(3000);
+
+    // Idempotency: a 429 is not stored (a retry with the key runs again, with its Retry-After);
+    // a stored 4xx replays as problem+json; a key reused for another request is a 422 with errors.
+    const keyed = (key: string, path = 'remind', documentId = id) =>
+      api(ctx, owner.apiKey, 'POST', `/api/documents/${documentId}/${path}`, undefined, {
+        'idempotency-key': key,
+      });
+    for (let i = 0; i < 2; i++) {
+      const limited = await keyed('remind-key');
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('idempotent-replayed')).toBeNull();
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3000);
+    }
+    const conflict = await keyed('send-again-key', 'send-for-signing');
+    expect(conflict.status).toBe(409);
+    const replayed = await keyed('send-again-key', 'send-for-signing');
+    expect(replayed.status).toBe(409);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(replayed.body).toMatchObject({ code: 'invalid_status', status: 409 });
+    const other = await quickCreate(ctx, owner.apiKey, { tenantId });
+    const reused = await keyed('send-again-key', 'send-for-signing', other.body.document.id);
+    expect(reused.status).toBe(422);
+    expect(reused.body.code).toBe('idempotency_key_reused');
+    expect(reused.body.errors).toEqual([
+      { path: 'headers.idempotency-key', message: expect.any(String) },
+    ]);
   });
 
   it('cancels a document in process, and deletes only outside signing', async () => {

@@ -45,7 +45,11 @@ export function createIdempotency(db: Db) {
       throw new AppError('malformed_request', 'Idempotency-Key must be at most 255 characters.');
     }
     const p = request.principal;
-    const scope = `${p?.apiKeyId ?? p?.userId ?? 'anonymous'}:${request.routeOptions.url}`;
+    // Anonymous callers (signing links) are told apart by their path, which holds their token:
+    // one signee's key never collides with, or replays, another's.
+    const scope = p
+      ? `${p.apiKeyId ?? p.userId}:${request.routeOptions.url}`
+      : `anonymous:${request.url.split('?')[0]}`;
     const now = nowIso();
     await db.kysely
       .deleteFrom('idempotency_keys')
@@ -81,6 +85,14 @@ export function createIdempotency(db: Db) {
       throw new AppError(
         'idempotency_key_reused',
         'This Idempotency-Key was used with a different request.',
+        {
+          errors: [
+            {
+              path: 'headers.idempotency-key',
+              message: 'already used with a different request; use a new key for a new request',
+            },
+          ],
+        },
       );
     }
     if (existing.status_code === null) {
@@ -96,7 +108,15 @@ export function createIdempotency(db: Db) {
     const body = existing.response_body;
     reply.code(existing.status_code);
     if (body === null || body === '') await reply.send();
-    else await reply.type('application/json; charset=utf-8').send(body);
+    // Stored answers are ours: JSON, or problem+json for the 4xx errors that are kept.
+    else
+      await reply
+        .type(
+          existing.status_code >= 400
+            ? 'application/problem+json'
+            : 'application/json; charset=utf-8',
+        )
+        .send(body);
     return true;
   }
 
@@ -109,7 +129,9 @@ export function createIdempotency(db: Db) {
       .updateTable('idempotency_keys')
       .where('scope', '=', claim.scope)
       .where('key', '=', claim.key);
-    if (statusCode >= 500) {
+    // A server error or a rate limit says nothing about the request itself: release the
+    // claim so the retry runs (a replayed 429 would also lose its Retry-After).
+    if (statusCode >= 500 || statusCode === 429) {
       await db.kysely
         .deleteFrom('idempotency_keys')
         .where('scope', '=', claim.scope)
