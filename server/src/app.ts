@@ -64,6 +64,14 @@ export async function buildApp(options: {
   app.setSerializerCompiler(serializerCompiler);
   // Only JSON and multipart bodies are understood; anything else is 415, not a string to guess at.
   app.removeContentTypeParser('text/plain');
+  // Bodyless POSTs (send-for-signing, remind, cancel) are often sent with a JSON content type
+  // and nothing after it: that is no body, not malformed JSON. Anything else parses as before.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   registerErrorHandlers(app);
   registerInputChecks(app);
   app.decorateRequest('principal', null);

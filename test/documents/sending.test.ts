@@ -362,12 +362,36 @@ describe.each(ENGINES)('send-for-signing on %s', (engine) => {
     expect((await api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/cancel`)).status).toBe(409);
     await api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/send-for-signing`);
     expect((await api(ctx, owner.apiKey, 'DELETE', `/api/documents/${id}`)).status).toBe(409);
-    const cancelled = await api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/cancel`);
+    // A JSON content type with nothing after it is no body, as these endpoints take.
+    const cancelled = await api(
+      ctx,
+      owner.apiKey,
+      'POST',
+      `/api/documents/${id}/cancel`,
+      undefined,
+      {
+        'content-type': 'application/json',
+      },
+    );
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.document.status).toBe('cancelled');
     expect((await events(id)).map((e) => e.new_status)).toEqual(['in_process', 'cancelled']);
     expect((await api(ctx, owner.apiKey, 'DELETE', `/api/documents/${id}`)).status).toBe(204);
     expect((await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}`)).status).toBe(404);
+
+    // Where a body is required, an empty one is a validation failure, not a server error.
+    const noBody = await api(ctx, owner.apiKey, 'POST', '/api/tenants', undefined, {
+      'content-type': 'application/json',
+    });
+    expect(noBody.status).toBe(422);
+    expect(noBody.body.code).toBe('validation_failed');
+    const badJson = await fetch(`${ctx.baseUrl}/api/tenants`, {
+      method: 'POST',
+      headers: { 'x-api-key': owner.apiKey, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(badJson.status).toBe(400);
+    expect((await badJson.json()).code).toBe('malformed_request');
 
     const draft = await quickCreate(ctx, owner.apiKey, { tenantId });
     const url = new URL(draft.body.document.downloadUrl);

@@ -101,7 +101,6 @@ function fromFastifyError(error: FastifyError): AppError | null {
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return validationError([{ path: '', message: 'too many parts in the multipart body' }]);
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
