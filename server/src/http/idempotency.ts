@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
-import { isoIn, nowIso } from '../lib/ids.js';
+import { hashSecret, isoIn, nowIso } from '../lib/ids.js';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {
@@ -46,10 +46,10 @@ export function createIdempotency(db: Db) {
     }
     const p = request.principal;
     // Anonymous callers (signing links) are told apart by their path, which holds their token:
-    // one signee's key never collides with, or replays, another's.
+    // one signee's key never collides with, or replays, another's. Hashed, as tokens are at rest.
     const scope = p
       ? `${p.apiKeyId ?? p.userId}:${request.routeOptions.url}`
-      : `anonymous:${request.url.split('?')[0]}`;
+      : `anonymous:${hashSecret(request.url.split('?')[0])}`;
     const now = nowIso();
     await db.kysely
       .deleteFrom('idempotency_keys')
