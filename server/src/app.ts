@@ -12,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { refreshDirectReads } from './db/prepared.js';
 import { createAuth, sessionCookieSecret } from './http/auth.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
@@ -73,6 +74,11 @@ export async function buildApp(options: {
     parseJson(request, body as string, done);
   });
   registerErrorHandlers(app);
+  // Each request reads data committed before it arrived (the SQLite read cache, db/prepared.ts).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    refreshDirectReads(db.kysely);
+    done();
+  });
   registerInputChecks(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);

@@ -1,3 +1,6 @@
+import SQLite from 'better-sqlite3';
+import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMembership } from '../../server/src/modules/tenants/tenants.repo.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
@@ -50,4 +53,46 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
     expect(after.statusCode).toBe(404);
     expect(after.json().code).toBe('not_found');
   });
+
+  // SQLite answers repeated reads from memory while its data_version is unchanged: a commit by
+  // any other connection, as another process makes it, must be seen by the very next request.
+  it('see a revocation and a removal committed by another connection at the next request', async () => {
+    const owner = await createUser(ctx);
+    const tenant = await createTenant(ctx, owner.apiKey);
+    const get = () =>
+      ctx.app.inject({
+        method: 'GET',
+        url: `/api/tenants/${tenant.id}`,
+        headers: { 'x-api-key': owner.apiKey },
+      });
+    for (let i = 0; i < 3; i++) expect((await get()).statusCode).toBe(200);
+
+    await runElsewhere(`delete from memberships where tenant_id = '${tenant.id}'`);
+    const removed = await get();
+    expect(removed.statusCode).toBe(404);
+
+    await runElsewhere(`update api_keys set revoked_at = '2026-01-01T00:00:00.000Z'`);
+    const revoked = await get();
+    expect(revoked.statusCode).toBe(401);
+    expect(revoked.json().code).toBe('api_key_revoked');
+  });
+
+  async function runElsewhere(statement: string) {
+    if (engine === 'sqlite') {
+      const other = new SQLite(path.join(ctx.config.dataDir, 'signet.db'));
+      try {
+        other.exec(statement);
+      } finally {
+        other.close();
+      }
+      return;
+    }
+    const client = new pg.Client({ connectionString: ctx.config.databaseUrl! });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
 });

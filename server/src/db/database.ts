@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { useDirectReads } from './prepared.js';
+import { useDirectReads, type DirectReader } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Which engine a Db runs on; a few queries (row locks) differ between them. */
@@ -45,15 +45,24 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
   file.pragma('synchronous = FULL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(file) }),
-  });
   // A second, read-only connection for the prepared reads on every request's path (see
   // prepared.ts). WAL gives it its own snapshot of committed data, so it never sees another
   // request's open transaction and needs no turn on the writer's connection.
   const reader = new SQLite(filePath, { readonly: true });
   reader.pragma('busy_timeout = 5000');
-  useDirectReads(kysely, withStatementCache(reader));
+  const dataVersion = reader.prepare('pragma data_version').pluck();
+  let version: number | null = null;
+  const direct: DirectReader = {
+    ...withStatementCache(reader),
+    version: () => (version ??= dataVersion.get() as number),
+    refresh: () => {
+      version = null;
+    },
+  };
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(file, direct.refresh) }),
+  });
+  useDirectReads(kysely, direct);
   return {
     kysely,
     engine: 'sqlite',
@@ -67,8 +76,9 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
 // Kysely prepares every statement anew, which was a fifth of the CPU of a simple authenticated
 // request. Statements run to completion synchronously (Kysely streams nothing here), so one
 // prepared statement per SQL text can be reused; the map is bounded by evicting the oldest.
+// `onWrite` hears of every statement that may write (a commit among them) as it is run.
 const STATEMENT_CACHE_SIZE = 500;
-function withStatementCache(file: SQLite.Database) {
+function withStatementCache(file: SQLite.Database, onWrite?: () => void) {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => file.close(),
@@ -79,6 +89,7 @@ function withStatementCache(file: SQLite.Database) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
         cache.set(text, statement);
       }
+      if (onWrite && !statement.reader) onWrite();
       return statement;
     },
   };

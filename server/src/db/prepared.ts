@@ -7,10 +7,33 @@ const MARK = '\u0000signet:';
 
 type Prepared<O> = { query: CompiledQuery<O>; slots: Array<string | null>; select: boolean };
 
-/** A synchronous connection that runs a SELECT's SQL (better-sqlite3's Database is one). */
-export type DirectReader = { prepare: (sql: string) => { all: (values: unknown[]) => unknown[] } };
+/** A synchronous read-only connection that runs a SELECT's SQL. */
+export type DirectReader = {
+  prepare: (sql: string) => { all: (values: unknown[]) => unknown[] };
+  /**
+   * The database's version as of the current snapshot: SQLite's `PRAGMA data_version`, which
+   * changes exactly when another connection (of this process or any other) has committed. It
+   * is asked once per snapshot, and `refresh` starts a new one.
+   */
+  version: () => number;
+  refresh: () => void;
+};
 
 const directReaders = new WeakMap<object, DirectReader>();
+
+/**
+ * Starts a new read snapshot for `db`'s direct reads: the next one asks SQLite whether anything
+ * was committed meanwhile. Called when a request arrives, so a request sees every commit made
+ * before it was received, including another process's; our own writes start one themselves.
+ */
+export function refreshDirectReads(db: Kysely<Database>) {
+  directReaders.get(db)?.refresh();
+}
+
+// Answers of direct reads, valid while the database's data_version stays the same. Bounded by
+// starting over when full: the hot entries (the keys and memberships in use) come back at once.
+const ANSWER_CACHE_SIZE = 2000;
+type Answers = { version: number; rows: Map<string, unknown[]> };
 
 /**
  * Lets prepared SELECTs on `db` itself (not in a transaction) run on `reader` synchronously.
@@ -36,6 +59,7 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
   // Keyed by the dialect's adapter: the SQL differs between SQLite and PostgreSQL, and a
   // transaction shares its database's adapter.
   const cache = new WeakMap<object, Prepared<O>>();
+  const answers = new WeakMap<DirectReader, Answers>();
   return async (db: DbOrTrx, values: P): Promise<O[]> => {
     const adapter = db.getExecutor().adapter;
     let prepared = cache.get(adapter);
@@ -56,7 +80,39 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
       return slot === null ? p : values[slot];
     });
     const reader = prepared.select ? directReaders.get(db) : undefined;
-    if (reader) return reader.prepare(query.sql).all(parameters) as O[];
+    if (reader) return readDirect(reader, answers, query.sql, parameters) as O[];
     return (await db.executeQuery<O>({ ...query, parameters })).rows;
   };
+}
+
+/**
+ * Runs a SELECT on the read-only connection, or answers it from the rows the same query and
+ * values gave while nothing has been committed since: then a fresh read would return exactly
+ * those rows, so a revoked key or a removed member is refused by the very next request. On a
+ * read-mostly path (authentication, membership) this skips SQLite's B-tree walks for the cost
+ * of one pragma per request. The cached rows are frozen: callers share them.
+ */
+function readDirect(
+  reader: DirectReader,
+  answers: WeakMap<DirectReader, Answers>,
+  sql: string,
+  parameters: readonly unknown[],
+): unknown[] {
+  const version = reader.version();
+  let cache = answers.get(reader);
+  if (!cache || cache.version !== version || cache.rows.size >= ANSWER_CACHE_SIZE) {
+    cache = { version, rows: new Map() };
+    answers.set(reader, cache);
+  }
+  const key = JSON.stringify(parameters);
+  let rows = cache.rows.get(key);
+  if (!rows) {
+    rows = reader
+      .prepare(sql)
+      .all(parameters as unknown[])
+      .map((row) => Object.freeze(row));
+    Object.freeze(rows);
+    cache.rows.set(key, rows);
+  }
+  return rows;
 }
