@@ -45,9 +45,15 @@ export function createAttemptStore(db: Db) {
     const rows = await repo.findAttemptContexts(db.kysely, [
       ...new Set(keys.map((k) => k.deliveryId)),
     ]);
+    const byDelivery = new Map<string, typeof rows>();
+    for (const r of rows) {
+      const list = byDelivery.get(r.id);
+      if (list) list.push(r);
+      else byDelivery.set(r.id, [r]);
+    }
     return keys.map(({ deliveryId, attempt }) => {
-      const ofDelivery = rows.filter((r) => r.id === deliveryId);
-      if (ofDelivery.length === 0) return undefined;
+      const ofDelivery = byDelivery.get(deliveryId);
+      if (!ofDelivery) return undefined;
       const own = ofDelivery.find((r) => r.attempt === attempt);
       return {
         ...ofDelivery[0],
