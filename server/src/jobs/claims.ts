@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { JobsTable } from '../db/schema.js';
+import { preparedQuery } from '../db/prepared.js';
+import type { Database, JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';
 
 /**
@@ -10,39 +11,62 @@ import { isoIn, nowIso } from '../lib/ids.js';
  * with 10 000 due jobs as with none.
  */
 export function createClaims(db: Db, leaseMs: number) {
-  function due(kind: string, now: string) {
-    return db.kysely
+  // Built and compiled once (preparedQuery): a busy runner makes several passes per batch of
+  // jobs, and Kysely's builder cost more than SQLite's walk of the index. The reads are direct
+  // reads on SQLite, answered from memory while nothing was committed (each pass starts a new
+  // snapshot, so a row another process committed is seen by the next pass).
+  type Due = { kind: string; now: string };
+  const due = (q: Kysely<Database>, p: Due) =>
+    q
       .selectFrom('jobs')
       .where('status', '=', 'pending')
-      .where('kind', '=', kind)
-      .where('run_at', '<=', now)
+      .where('kind', '=', p.kind)
+      .where('run_at', '<=', p.now)
       .orderBy('run_at');
-  }
-
-  function expired(kind: string, now: string) {
-    return db.kysely
+  const expired = (q: Kysely<Database>, p: Due) =>
+    q
       .selectFrom('jobs')
       .where('status', '=', 'running')
-      .where('kind', '=', kind)
-      .where('lease_until', '<', now)
+      .where('kind', '=', p.kind)
+      .where('lease_until', '<', p.now)
       .orderBy('run_at');
-  }
-
-  async function take(select: ReturnType<typeof due>, max: number, now: string) {
-    const ids = select.select('id').limit(max);
-    const locked = db.engine === 'postgres' ? ids.forUpdate().skipLocked() : ids;
-    return db.kysely
-      .updateTable('jobs')
-      .set({
-        status: 'running',
-        lease_until: isoIn(leaseMs),
-        attempts: sql`attempts + 1`,
-        updated_at: now,
-      })
-      .where('id', 'in', locked)
-      .returningAll()
-      .execute();
-  }
+  const dueHead = preparedQuery((q, p: Due) => due(q, p).select('run_at').limit(1));
+  const expiredHead = preparedQuery((q, p: Due) => expired(q, p).select('id').limit(1));
+  type Take = Due & { max: number; leaseUntil: string };
+  const take = (select: typeof due) =>
+    preparedQuery((q, p: Take) => {
+      const ids = select(q, p)
+        .select('id')
+        .limit(p.max as unknown as number);
+      return q
+        .updateTable('jobs')
+        .set({
+          status: 'running',
+          lease_until: p.leaseUntil,
+          attempts: sql`attempts + 1`,
+          updated_at: p.now,
+        })
+        .where('id', 'in', db.engine === 'postgres' ? ids.forUpdate().skipLocked() : ids)
+        .returningAll();
+    });
+  const takeDue = take(due);
+  const takeExpired = take(expired);
+  const pendingHead = preparedQuery((q, p: { kind: string }) =>
+    q
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('status', '=', 'pending')
+      .where('kind', '=', p.kind)
+      .orderBy('run_at')
+      .limit(1),
+  );
+  const leaseHead = preparedQuery((q, p: { kind: string }) =>
+    q
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('lease_until').as('lease'))
+      .where('status', '=', 'running')
+      .where('kind', '=', p.kind),
+  );
 
   // Leases last 30 s, so looking for expired ones once a second per kind is plenty; a busy
   // runner makes many passes a second and would otherwise pay for the read on each.
@@ -65,19 +89,24 @@ export function createClaims(db: Db, leaseMs: number) {
     const heads: Array<{ kind: string; expired: boolean; due: string }> = [];
     for (const kind of kinds) {
       const lease = leaseCheckDue(kind)
-        ? await expired(kind, now).select('id').limit(1).executeTakeFirst()
+        ? (await expiredHead(db.kysely, { kind, now }))[0]
         : undefined;
-      const head = await due(kind, now).select('run_at').limit(1).executeTakeFirst();
+      const head = (await dueHead(db.kysely, { kind, now }))[0];
       if (lease || head) heads.push({ kind, expired: !!lease, due: head?.run_at ?? '' });
     }
     heads.sort((a, b) => Number(b.expired) - Number(a.expired) || a.due.localeCompare(b.due));
     const taken: JobsTable[] = [];
-    for (const head of heads) {
+    const leaseUntil = isoIn(leaseMs);
+    for (const { kind, ...head } of heads) {
       if (head.expired && taken.length < limit) {
-        taken.push(...(await take(expired(head.kind, now), limit - taken.length, now)));
+        taken.push(
+          ...(await takeExpired(db.kysely, { kind, now, leaseUntil, max: limit - taken.length })),
+        );
       }
       if (head.due && taken.length < limit) {
-        taken.push(...(await take(due(head.kind, now), limit - taken.length, now)));
+        taken.push(
+          ...(await takeDue(db.kysely, { kind, now, leaseUntil, max: limit - taken.length })),
+        );
       }
     }
     return taken;
@@ -87,20 +116,8 @@ export function createClaims(db: Db, leaseMs: number) {
   async function nextDueAt(kinds: string[]): Promise<number | null> {
     let soonest: number | null = null;
     for (const kind of kinds) {
-      const head = await db.kysely
-        .selectFrom('jobs')
-        .select('run_at')
-        .where('status', '=', 'pending')
-        .where('kind', '=', kind)
-        .orderBy('run_at')
-        .limit(1)
-        .executeTakeFirst();
-      const lease = await db.kysely
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.min('lease_until').as('lease'))
-        .where('status', '=', 'running')
-        .where('kind', '=', kind)
-        .executeTakeFirst();
+      const [head] = await pendingHead(db.kysely, { kind });
+      const [lease] = await leaseHead(db.kysely, { kind });
       for (const t of [head?.run_at, lease?.lease]) {
         if (typeof t === 'string' && (soonest === null || Date.parse(t) < soonest)) {
           soonest = Date.parse(t);

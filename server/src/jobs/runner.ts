@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../db/database.js';
+import { refreshDirectReads } from '../db/prepared.js';
 import type { JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';
 import { createClaims } from './claims.js';
@@ -189,6 +190,9 @@ export function createJobRunner(options: {
     let delay = pollMs;
     // The soonest moment a pool that put off claiming must claim anyway.
     let waitUntil = Infinity;
+    // The claims' reads answer from memory while nothing was committed: start a new snapshot so
+    // this pass sees what other processes committed since the last one.
+    refreshDirectReads(db.kysely);
     try {
       do {
         again = false;
