@@ -3,12 +3,14 @@ import type { Db } from './database.js';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-documents.js';
 import * as m0003webhooks from './migrations/0003-webhooks.js';
+import * as m0004jobsIndex from './migrations/0004-jobs-index.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-documents': m0002,
   '0003-webhooks': m0003webhooks,
+  '0004-jobs-index': m0004jobsIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
