@@ -16,7 +16,8 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
   });
   afterAll(() => ctx.close());
 
-  it('answer requests from committed data while a transaction is open, and see it once committed', async () => {
+  // An owner, their tenant, and the owner's GET of it.
+  async function ownerWithTenant() {
     const owner = await createUser(ctx);
     const tenant = await createTenant(ctx, owner.apiKey);
     const get = () =>
@@ -25,6 +26,11 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
         url: `/api/tenants/${tenant.id}`,
         headers: { 'x-api-key': owner.apiKey },
       });
+    return { owner, tenant, get };
+  }
+
+  it('answer requests from committed data while a transaction is open, and see it once committed', async () => {
+    const { owner, tenant, get } = await ownerWithTenant();
 
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -57,14 +63,7 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
   // SQLite answers repeated reads from memory while its data_version is unchanged: a commit by
   // any other connection, as another process makes it, must be seen by the very next request.
   it('see a revocation and a removal committed by another connection at the next request', async () => {
-    const owner = await createUser(ctx);
-    const tenant = await createTenant(ctx, owner.apiKey);
-    const get = () =>
-      ctx.app.inject({
-        method: 'GET',
-        url: `/api/tenants/${tenant.id}`,
-        headers: { 'x-api-key': owner.apiKey },
-      });
+    const { tenant, get } = await ownerWithTenant();
     for (let i = 0; i < 3; i++) expect((await get()).statusCode).toBe(200);
 
     await runElsewhere(`delete from memberships where tenant_id = '${tenant.id}'`);
