@@ -20,14 +20,22 @@ export type DirectReader = {
 };
 
 const directReaders = new WeakMap<object, DirectReader>();
+// Readers whose snapshot was renewed in the current turn of the event loop.
+const renewedThisTurn = new Set<DirectReader>();
 
 /**
- * Starts a new read snapshot for `db`'s direct reads: the next one asks SQLite whether anything
- * was committed meanwhile. Called when a request arrives, so a request sees every commit made
- * before it was received, including another process's; our own writes start one themselves.
+ * Starts a new read snapshot for `db`'s direct reads, at most once per turn of the event loop:
+ * the next read asks SQLite whether anything was committed meanwhile. Called when a request
+ * arrives, so a request sees every commit made before the turn in which it was read, another
+ * process's included; the requests read in one turn (under load, dozens) share one check, which
+ * costs two file-lock system calls. Our own writes start a new snapshot at once, whatever the turn.
  */
 export function refreshDirectReads(db: Kysely<Database>) {
-  directReaders.get(db)?.refresh();
+  const reader = directReaders.get(db);
+  if (!reader || renewedThisTurn.has(reader)) return;
+  reader.refresh();
+  if (renewedThisTurn.size === 0) setImmediate(() => renewedThisTurn.clear());
+  renewedThisTurn.add(reader);
 }
 
 // Answers of direct reads, valid while the database's data_version stays the same. Bounded by
