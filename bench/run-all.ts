@@ -197,7 +197,7 @@ const BENCHES: Bench[] = [
       return [
         {
           figure: `deliveries/s draining a backlog, SQLite (median of ${runs})`,
-          value: `${service.toFixed(0)}/s = ${ratio.toFixed(0)}% of bare`,
+          value: `${service.toFixed(0)}/s = ${ratio.toFixed(1)}% of bare`,
           baseline: `bare loop, same client: ${bare.toFixed(0)}/s`,
           goal: '≥ 50% of bare',
           met: ratio >= 50,

@@ -131,38 +131,23 @@ describe.each(ENGINES)('an attempt interrupted mid-flight on %s', (engine) => {
     const { owner, tenant } = await setupTenant(ctx);
     const hook = await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/crashed'));
     const event = await triggerDocumentEvent(ctx, owner.apiKey, tenant.id);
-    // What a worker leaves behind when it dies after announcing attempt 1, before recording
-    // its outcome: the attempt row started, the job running under a lease that has expired.
+    // What a worker leaves behind when it dies during attempt 1: the attempt's job claimed (its
+    // claim is the attempt's start) under a lease that has expired, and no outcome. Attempt 1
+    // was due 31 s ago.
     const delivery = await ctx.db.kysely
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('event_id', '=', event.eventId)
       .executeTakeFirstOrThrow();
-    const startedAt = new Date(Date.now() - 31_000).toISOString();
-    await ctx.db.kysely
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: delivery.id,
-        attempt: 1,
-        scheduled_at: startedAt,
-        started_at: startedAt,
-        finished_at: null,
-        status_code: null,
-        duration_ms: null,
-        error: null,
-      })
-      .execute();
-    await ctx.db.kysely
-      .updateTable('webhook_deliveries')
-      .set({ dispatched_at: startedAt })
-      .where('id', '=', delivery.id)
-      .execute();
+    const dueAt = new Date(Date.now() - 31_000).toISOString();
     await ctx.db.kysely
       .updateTable('jobs')
       .set({
         status: 'running',
         attempts: 1,
         lease_until: new Date(Date.now() - 1000).toISOString(),
+        run_at: dueAt,
+        payload: JSON.stringify({ deliveryId: delivery.id, attempt: 1, dueAt }),
       })
       .where('kind', '=', 'webhook.attempt')
       .where('payload', 'like', `%${delivery.id}%`)
@@ -179,6 +164,9 @@ describe.each(ENGINES)('an attempt interrupted mid-flight on %s', (engine) => {
       [3, 500],
     ]);
     expect(done.attempts[0].error).toMatch(/^interrupted/);
+    // Its real start died with the worker: the time it was due stands in, and dispatch with it.
+    expect(done.attempts[0].startedAt).toBe(dueAt);
+    expect(done.dispatchedAt).toBe(dueAt);
     // Attempts 2 and 3 were long overdue (dispatch was 31 s ago): made at once, in sequence.
     expect(requests[1].at - requests[0].at).toBeLessThan(200);
   });

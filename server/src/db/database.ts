@@ -18,6 +18,30 @@ export type Db = {
 
 const CONNECT_TIMEOUT_MS = 5000;
 
+/**
+ * Runs `fn` with commits that are not flushed to disk on their own, for writes whose loss on
+ * power failure is acceptable (a job claim). On SQLite it holds the one connection and sets
+ * synchronous = NORMAL meanwhile: such a commit survives a process crash (it is in the
+ * write-ahead log, handed to the OS), and the next durable commit's flush carries it to disk
+ * with it, since the log is written in order; only a power or kernel failure before then undoes
+ * it. That saves a flush per commit, about a millisecond on a loaded VM disk. On PostgreSQL
+ * `fn` runs as is: its commits are group-flushed across connections.
+ */
+export async function withUnflushedCommits<T>(
+  db: Db,
+  fn: (q: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (db.engine !== 'sqlite') return fn(db.kysely);
+  return db.kysely.connection().execute(async (connection) => {
+    await sql`pragma synchronous = NORMAL`.execute(connection);
+    try {
+      return await fn(connection);
+    } finally {
+      await sql`pragma synchronous = FULL`.execute(connection);
+    }
+  });
+}
+
 /** Opens PostgreSQL when a URL is given, else the embedded SQLite file in dataDir. */
 export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): Db {
   if (options.databaseUrl) {

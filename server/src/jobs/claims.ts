@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../db/database.js';
+import { withUnflushedCommits, type Db } from '../db/database.js';
 import { preparedQuery } from '../db/prepared.js';
 import type { Database, JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';
@@ -95,21 +95,25 @@ export function createClaims(db: Db, leaseMs: number) {
       if (lease || head) heads.push({ kind, expired: !!lease, due: head?.run_at ?? '' });
     }
     heads.sort((a, b) => Number(b.expired) - Number(a.expired) || a.due.localeCompare(b.due));
-    const taken: JobsTable[] = [];
+    if (heads.length === 0) return [];
     const leaseUntil = isoIn(leaseMs);
-    for (const { kind, ...head } of heads) {
-      if (head.expired && taken.length < limit) {
-        taken.push(
-          ...(await takeExpired(db.kysely, { kind, now, leaseUntil, max: limit - taken.length })),
-        );
+    // Claims are not flushed to disk on their own (withUnflushedCommits): a process crash keeps
+    // them, and the handler's own durable commit flushes them. Power loss before that undoes
+    // the claim, and the job runs again as if it had never been claimed.
+    return withUnflushedCommits(db, async (q) => {
+      const taken: JobsTable[] = [];
+      for (const { kind, ...head } of heads) {
+        if (head.expired && taken.length < limit) {
+          taken.push(
+            ...(await takeExpired(q, { kind, now, leaseUntil, max: limit - taken.length })),
+          );
+        }
+        if (head.due && taken.length < limit) {
+          taken.push(...(await takeDue(q, { kind, now, leaseUntil, max: limit - taken.length })));
+        }
       }
-      if (head.due && taken.length < limit) {
-        taken.push(
-          ...(await takeDue(db.kysely, { kind, now, leaseUntil, max: limit - taken.length })),
-        );
-      }
-    }
-    return taken;
+      return taken;
+    });
   }
 
   /** When the soonest pending job or running lease of these kinds comes due (ms), or null. */

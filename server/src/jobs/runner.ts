@@ -223,6 +223,9 @@ export function createJobRunner(options: {
       } while (again && !stopped);
       if (!stopped) delay = await nextDueDelay();
       if (waitUntil !== Infinity) delay = Math.max(0, Math.min(delay, waitUntil - Date.now()));
+      // A wake-up while nextDueDelay was reading (a job finished, one was enqueued) may concern
+      // a row that read did not see: pass again at once rather than sleep on a stale answer.
+      if (again) delay = 0;
     } catch (err) {
       logger.error({ err }, 'job runner pass failed');
     } finally {

@@ -1,8 +1,14 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 
-/** A new random UUID (v4) for a row id. */
+/**
+ * A new row id: a UUID v7 (RFC 9562), a millisecond timestamp followed by 74 random bits. Ids
+ * made one after another sort together, so the rows a batch inserts or updates share B-tree
+ * pages in every index keyed by them instead of each dirtying its own page: SQLite's commits
+ * write (and fsync) several times fewer pages. Ids are identifiers, never secrets.
+ */
 export function newId(): string {
-  return randomUUID();
+  return uuidv7();
 }
 
 /** Current time as the ISO 8601 UTC string with milliseconds the API and database use. */

@@ -63,20 +63,6 @@ export function createAttemptStore(db: Db) {
     });
   });
 
-  // True when this call recorded the start (the attempt is ours to make).
-  const start = createBatcher<
-    Pick<repo.AttemptRow, 'delivery_id' | 'attempt' | 'scheduled_at' | 'started_at'>,
-    boolean
-  >(async (rows) => {
-    const unique = dedupe(rows);
-    const won = await repo.insertAttemptStarts(db.kysely, [...unique.values()]);
-    const ours = new Set(won.map((w) => keyOf(w.delivery_id, w.attempt)));
-    return rows.map((r) => {
-      const k = keyOf(r.delivery_id, r.attempt);
-      return unique.get(k) === r && ours.has(k);
-    });
-  });
-
   // True when this call recorded the outcome; the delivery's new state and the next attempt's
   // job commit in the same transaction, so the next attempt exists exactly when this outcome does.
   const conclude = createBatcher<Conclusion, boolean>((items) =>
@@ -123,7 +109,7 @@ export function createAttemptStore(db: Db) {
     }),
   );
 
-  return { load, start, conclude };
+  return { load, conclude };
 }
 
 // One row per (delivery, attempt) per statement: PostgreSQL refuses an upsert that touches a

@@ -43,30 +43,6 @@ export function findAttemptContexts(db: DbOrTrx, deliveryIds: string[]) {
 }
 
 /**
- * Records that attempts are starting, in one statement. The primary key (delivery, attempt)
- * lets exactly one caller win each; returns the keys this call inserted.
- */
-export function insertAttemptStarts(
-  db: DbOrTrx,
-  rows: Array<Pick<AttemptRow, 'delivery_id' | 'attempt' | 'scheduled_at' | 'started_at'>>,
-) {
-  return db
-    .insertInto('webhook_attempts')
-    .values(
-      rows.map((r) => ({
-        ...r,
-        finished_at: null,
-        status_code: null,
-        duration_ms: null,
-        error: null,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['delivery_id', 'attempt']).doNothing())
-    .returning(['delivery_id', 'attempt'])
-    .execute();
-}
-
-/**
  * Writes attempts' outcomes in one statement, each only once: an attempt whose outcome is
  * already recorded is left alone and not returned. Returns the keys this call recorded.
  */

@@ -19,7 +19,7 @@ export type AttemptDeps = {
   logger: FastifyBaseLogger;
 };
 
-type Attempt = z.infer<typeof attemptJobPayload> & { jobId: string };
+type Attempt = z.infer<typeof attemptJobPayload> & { jobId: string; run: number };
 type Runtime = AttemptDeps & { store: ReturnType<typeof createAttemptStore> };
 
 /** Attempts one process makes at the same time. */
@@ -35,9 +35,10 @@ export function webhookAttemptJob(deps: AttemptDeps) {
     // e-mails and seals, and lets many run at once (each holds a socket, little memory).
     concurrency: WEBHOOK_CONCURRENCY,
     // Job-level retries only happen when the database failed us mid-handler: retry quickly, the
-    // attempt row tells the rerun what already happened.
+    // job's run count tells the rerun that an attempt was under way.
     backoffMs: (n) => Math.min(500 * 2 ** (n - 1), 30_000),
-    handle: (payload, context) => runAttempt(runtime, { ...payload, jobId: context.job.id }),
+    handle: (payload, context) =>
+      runAttempt(runtime, { ...payload, jobId: context.job.id, run: context.attempt }),
   });
 }
 
@@ -49,12 +50,15 @@ async function runAttempt(deps: Runtime, job: Attempt): Promise<void | 'done'> {
   const ctx = await deps.store.load({ deliveryId: job.deliveryId, attempt: job.attempt });
   // Gone with its webhook, or the series already ended (2xx, last attempt, deactivation).
   if (!ctx || ctx.status !== 'pending') return;
-  if (ctx.attempt_started_at) {
-    // Finished: the next attempt was enqueued in the same transaction, nothing is left to do.
-    if (ctx.attempt_finished_at) return;
-    // Started by a run that died (its lease expired): it may have reached the receiver, so it
-    // counts as made. Sending it again would exceed the three attempts or duplicate attempt N.
-    const startedAt = ctx.attempt_started_at;
+  // Finished: the next attempt was enqueued in the same transaction, nothing is left to do.
+  if (ctx.attempt_finished_at) return;
+  // The job's claim, committed before the request, is the attempt's start: a second run of the
+  // job means the first one stopped (its lease expired, or the database failed it) after that
+  // point. It may have reached the receiver, so it counts as made: sending it again could
+  // exceed the three attempts or duplicate attempt N. Its start time died with it unless an
+  // older version recorded it: the time it was due stands in.
+  if (job.run > 1) {
+    const startedAt = ctx.attempt_started_at ?? job.dueAt;
     await conclude(deps, job, ctx.dispatched_at ?? startedAt, startedAt, {
       statusCode: null,
       error: INTERRUPTED,
@@ -70,15 +74,7 @@ async function runAttempt(deps: Runtime, job: Attempt): Promise<void | 'done'> {
     return;
   }
 
-  // Announce the attempt before sending: a crash after this point can never cause a resend.
   const startedAt = nowIso();
-  const ours = await deps.store.start({
-    delivery_id: ctx.id,
-    attempt: job.attempt,
-    scheduled_at: job.dueAt,
-    started_at: startedAt,
-  });
-  if (!ours) return;
   const dispatchedAt = job.attempt === 1 ? startedAt : (ctx.dispatched_at ?? startedAt);
   const result = await send(deps, ctx, job.attempt);
   await conclude(deps, job, dispatchedAt, startedAt, result);
