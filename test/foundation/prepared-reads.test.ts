@@ -2,6 +2,8 @@ import SQLite from 'better-sqlite3';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preparedQuery } from '../../server/src/db/prepared.js';
+import { newId } from '../../server/src/lib/ids.js';
 import { findMembership } from '../../server/src/modules/tenants/tenants.repo.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { createTenant, createUser } from '../helpers/factories.js';
@@ -94,4 +96,51 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
       await client.end();
     }
   }
+
+  // Lists are compiled once per length; each call must still get its own values in each slot.
+  const insertJobs = preparedQuery(
+    (q, p: { kind: string; rows: Array<{ id: string; payload: string }>; at: string }) =>
+      q.insertInto('jobs').values(
+        p.rows.map((r) => ({
+          id: r.id,
+          kind: p.kind,
+          payload: r.payload,
+          run_at: p.at,
+          status: 'pending',
+          attempts: 0,
+          max_attempts: 1,
+          created_at: p.at,
+          updated_at: p.at,
+        })),
+      ),
+  );
+  const jobsByIds = preparedQuery((q, p: { ids: string[]; kind: string }) =>
+    q
+      .selectFrom('jobs')
+      .select(['id', 'payload'])
+      .where('id', 'in', p.ids)
+      .where('kind', '=', p.kind)
+      .orderBy('payload'),
+  );
+
+  it('take list values of any length, of plain values or of objects, in and out of a transaction', async () => {
+    const kind = `test.prepared.${newId()}`;
+    const at = new Date().toISOString();
+    const rows = ['a', 'b', 'c', 'd', 'e'].map((payload) => ({ id: newId(), payload }));
+    await insertJobs(ctx.db.kysely, { kind, rows: rows.slice(0, 3), at });
+    await insertJobs(ctx.db.kysely, { kind, rows: rows.slice(3), at });
+    const payloads = async (ids: string[], q = ctx.db.kysely) =>
+      (await jobsByIds(q, { ids, kind })).map((r) => r.payload);
+    expect(await payloads(rows.map((r) => r.id))).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(await payloads([rows[4]!.id, rows[0]!.id])).toEqual(['a', 'e']);
+    expect(await payloads([rows[1]!.id, rows[2]!.id])).toEqual(['b', 'c']);
+    expect(await payloads([rows[3]!.id])).toEqual(['d']);
+    expect(await jobsByIds(ctx.db.kysely, { ids: [rows[0]!.id], kind: 'other' })).toEqual([]);
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      const more = [{ id: newId(), payload: 'f' }];
+      await insertJobs(trx, { kind, rows: more, at });
+      expect(await payloads([rows[0]!.id, more[0]!.id], trx)).toEqual(['a', 'f']);
+    });
+    expect(await payloads([rows[0]!.id])).toEqual(['a']);
+  });
 });

@@ -5,7 +5,10 @@ import type { Database } from './schema.js';
 // A string no caller's value can be: it marks where a named value goes in the compiled query.
 const MARK = '\u0000signet:';
 
-type Prepared<O> = { query: CompiledQuery<O>; slots: Array<string | null>; select: boolean };
+// Where each parameter of a compiled query comes from: a named value, an item of a list value,
+// or a field of an item; null for a constant of the query.
+type Slot = { name: string; index?: number; field?: string } | null;
+type Prepared<O> = { query: CompiledQuery<O>; slots: Slot[]; select: boolean };
 
 /** A synchronous read-only connection that runs a SELECT's SQL. */
 export type DirectReader = {
@@ -59,38 +62,85 @@ export function useDirectReads(db: Kysely<Database>, reader: DirectReader) {
  *
  * `build` receives stand-ins for the named values and must use each only as a plain value
  * (`where(col, '=', p.x)`, `set({ col: p.x })`); the query's shape may not depend on a value.
+ * A value may be a list, of plain values (`where(col, 'in', p.ids)`) or of objects whose fields
+ * are used as plain values (`values(p.rows.map((r) => ({ a: r.a })))`): the query is then
+ * compiled once per list length (the batches of the job runner and the webhook attempts).
  */
 export function preparedQuery<P extends Record<string, unknown>, O>(
   build: (db: Kysely<Database>, values: P) => Compilable<O>,
 ) {
-  const stand = new Proxy({} as P, { get: (_target, name) => `${MARK}${String(name)}` });
   // Keyed by the dialect's adapter: the SQL differs between SQLite and PostgreSQL, and a
-  // transaction shares its database's adapter.
-  const cache = new WeakMap<object, Prepared<O>>();
+  // transaction shares its database's adapter. Then by the lengths of the list values.
+  const cache = new WeakMap<object, Map<string, Prepared<O>>>();
   const answers = new WeakMap<DirectReader, Answers>();
   return async (db: DbOrTrx, values: P): Promise<O[]> => {
     const adapter = db.getExecutor().adapter;
-    let prepared = cache.get(adapter);
+    let shapes = cache.get(adapter);
+    if (!shapes) cache.set(adapter, (shapes = new Map()));
+    const shape = shapeOf(values);
+    let prepared = shapes.get(shape);
     if (!prepared) {
-      const query = build(db, stand).compile();
-      const slots = query.parameters.map((p) =>
-        typeof p === 'string' && p.startsWith(MARK) ? p.slice(MARK.length) : null,
-      );
+      const query = build(db, standIns(values)).compile();
+      const slots = query.parameters.map(slotOf);
       if (!slots.some((s) => s !== null) && Object.keys(values).length > 0) {
         throw new Error(`prepared query uses none of its values: ${query.sql}`);
       }
       prepared = { query, slots, select: SelectQueryNode.is(query.query) };
-      cache.set(adapter, prepared);
+      // Bounded: a caller with ever new list lengths starts over rather than grow it.
+      if (shapes.size >= SHAPES_PER_QUERY) shapes.clear();
+      shapes.set(shape, prepared);
     }
     const { query, slots } = prepared;
     const parameters = query.parameters.map((p, i) => {
       const slot = slots[i];
-      return slot === null ? p : values[slot];
+      if (slot === null) return p;
+      const value = values[slot.name];
+      if (slot.index === undefined) return value;
+      const item = (value as unknown[])[slot.index];
+      return slot.field === undefined ? item : (item as Record<string, unknown>)[slot.field];
     });
     const reader = prepared.select ? directReaders.get(db) : undefined;
     if (reader) return readDirect(reader, answers, query.sql, parameters) as O[];
     return (await db.executeQuery<O>({ ...query, parameters })).rows;
   };
+}
+
+const SHAPES_PER_QUERY = 256;
+
+// The lengths of a call's list values: calls with the same lengths share a compiled query.
+function shapeOf(values: Record<string, unknown>): string {
+  let shape = '';
+  for (const name in values) {
+    const value = values[name];
+    if (Array.isArray(value)) shape += `${name}:${value.length};`;
+  }
+  return shape;
+}
+
+// Stand-ins for `values`: a marked string per plain value, per list item, or per field of an
+// object item. Marks are opaque strings, so the builder treats them as values.
+function standIns<P extends Record<string, unknown>>(values: P): P {
+  return new Proxy({} as P, {
+    get: (_target, property) => {
+      const name = String(property);
+      const value = values[name];
+      if (!Array.isArray(value)) return `${MARK}${name}`;
+      return value.map((item, index) =>
+        item !== null && typeof item === 'object'
+          ? new Proxy(
+              {},
+              { get: (_t, field) => `${MARK}${name}\u0001${index}\u0001${String(field)}` },
+            )
+          : `${MARK}${name}\u0001${index}`,
+      );
+    },
+  });
+}
+
+function slotOf(parameter: unknown): Slot {
+  if (typeof parameter !== 'string' || !parameter.startsWith(MARK)) return null;
+  const [name, index, field] = parameter.slice(MARK.length).split('\u0001');
+  return { name: name!, index: index === undefined ? undefined : Number(index), field };
 }
 
 /**

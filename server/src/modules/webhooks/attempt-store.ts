@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { nowIso } from '../../lib/ids.js';
 import { createBatcher } from './batcher.js';
 import * as repo from './deliveries.repo.js';
@@ -32,6 +33,13 @@ export type Conclusion = {
 };
 
 type Key = { deliveryId: string; attempt: number };
+
+const completeJobs = preparedQuery((q, p: { ids: string[]; now: string }) =>
+  q
+    .updateTable('jobs')
+    .set({ status: 'done', lease_until: null, updated_at: p.now })
+    .where('id', 'in', p.ids),
+);
 const keyOf = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}`;
 
 /**
@@ -42,9 +50,9 @@ const keyOf = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}
  */
 export function createAttemptStore(db: Db) {
   const load = createBatcher<Key, AttemptContext | undefined>(async (keys) => {
-    const rows = await repo.findAttemptContexts(db.kysely, [
-      ...new Set(keys.map((k) => k.deliveryId)),
-    ]);
+    const rows = await repo.findAttemptContexts(db.kysely, {
+      ids: [...new Set(keys.map((k) => k.deliveryId))],
+    });
     const byDelivery = new Map<string, typeof rows>();
     for (const r of rows) {
       const list = byDelivery.get(r.id);
@@ -68,7 +76,7 @@ export function createAttemptStore(db: Db) {
   const conclude = createBatcher<Conclusion, boolean>((items) =>
     db.kysely.transaction().execute(async (trx) => {
       const unique = dedupe(items.map((i) => i.row));
-      const recorded = await repo.recordAttemptResults(trx, [...unique.values()]);
+      const recorded = await repo.recordAttemptResults(trx, { rows: [...unique.values()] });
       const ours = new Set(recorded.map((r) => keyOf(r.delivery_id, r.attempt)));
       const done = items.map((item) => {
         const k = keyOf(item.row.delivery_id, item.row.attempt);
@@ -96,15 +104,7 @@ export function createAttemptStore(db: Db) {
         });
       }
       // Every job of the batch has nothing left to do, whether or not it recorded the outcome.
-      await trx
-        .updateTable('jobs')
-        .set({ status: 'done', lease_until: null, updated_at: nowIso() })
-        .where(
-          'id',
-          'in',
-          items.map((i) => i.jobId),
-        )
-        .execute();
+      await completeJobs(trx, { ids: items.map((i) => i.jobId), now: nowIso() });
       return done;
     }),
   );

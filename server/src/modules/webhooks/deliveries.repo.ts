@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 
@@ -12,13 +13,17 @@ export async function insertDelivery(db: DbOrTrx, row: DeliveryRow) {
   await db.insertInto('webhook_deliveries').values(row).execute();
 }
 
+// The attempt handler's statements take a batch of up to 64 attempts: they are prepared
+// queries (compiled once per batch size), since building and compiling them cost as much as
+// running them.
+
 /**
  * Everything the given deliveries' attempts need in one read: each delivery, its webhook
- * (current URL, state and secret), the event's exact payload, and the attempts started so far
+ * (current URL, state and secret), the event's exact payload, and the attempts recorded so far
  * (one row per attempt; a single row with null attempt columns when there is none).
  */
-export function findAttemptContexts(db: DbOrTrx, deliveryIds: string[]) {
-  return db
+export const findAttemptContexts = preparedQuery((q, p: { ids: string[] }) =>
+  q
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
     .innerJoin('events as e', 'e.id', 'd.event_id')
@@ -38,18 +43,28 @@ export function findAttemptContexts(db: DbOrTrx, deliveryIds: string[]) {
       'a.started_at as attempt_started_at',
       'a.finished_at as attempt_finished_at',
     ])
-    .where('d.id', 'in', deliveryIds)
-    .execute();
-}
+    .where('d.id', 'in', p.ids),
+);
 
 /**
  * Writes attempts' outcomes in one statement, each only once: an attempt whose outcome is
  * already recorded is left alone and not returned. Returns the keys this call recorded.
  */
-export function recordAttemptResults(db: DbOrTrx, rows: AttemptRow[]) {
-  return db
+export const recordAttemptResults = preparedQuery((q, p: { rows: AttemptRow[] }) =>
+  q
     .insertInto('webhook_attempts')
-    .values(rows)
+    .values(
+      p.rows.map((r) => ({
+        delivery_id: r.delivery_id,
+        attempt: r.attempt,
+        scheduled_at: r.scheduled_at,
+        started_at: r.started_at,
+        finished_at: r.finished_at,
+        status_code: r.status_code,
+        duration_ms: r.duration_ms,
+        error: r.error,
+      })),
+    )
     .onConflict((oc) =>
       oc
         .columns(['delivery_id', 'attempt'])
@@ -61,9 +76,36 @@ export function recordAttemptResults(db: DbOrTrx, rows: AttemptRow[]) {
         }))
         .where('webhook_attempts.finished_at', 'is', null),
     )
-    .returning(['delivery_id', 'attempt'])
-    .execute();
-}
+    .returning(['delivery_id', 'attempt']),
+);
+
+// advanceDeliveries' statement for each combination of "first attempt" and "series ends".
+const advance = (first: boolean, ends: boolean) =>
+  preparedQuery((q, p: { ids: string[]; attempt: number; final: 'succeeded' | 'failed' | null }) =>
+    q
+      .updateTable('webhook_deliveries')
+      .set((eb) => {
+        const attemptColumn = (column: 'a.started_at' | 'a.finished_at') =>
+          eb
+            .selectFrom('webhook_attempts as a')
+            .select(column)
+            .whereRef('a.delivery_id', '=', 'webhook_deliveries.id')
+            .where('a.attempt', '=', p.attempt);
+        return {
+          attempt_count: p.attempt,
+          ...(first ? { dispatched_at: attemptColumn('a.started_at') } : {}),
+          ...(ends ? { status: p.final!, completed_at: attemptColumn('a.finished_at') } : {}),
+        };
+      })
+      .where('id', 'in', p.ids)
+      .where('status', '=', 'pending'),
+  );
+const advances = [
+  advance(false, false),
+  advance(false, true),
+  advance(true, false),
+  advance(true, true),
+];
 
 /**
  * Moves pending deliveries past their attempt `attempt`, whose outcome was just recorded: one
@@ -74,26 +116,8 @@ export async function advanceDeliveries(
   db: DbOrTrx,
   input: { ids: string[]; attempt: number; final: 'succeeded' | 'failed' | null },
 ) {
-  await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => {
-      const attemptColumn = (n: number, column: 'a.started_at' | 'a.finished_at') =>
-        eb
-          .selectFrom('webhook_attempts as a')
-          .select(column)
-          .whereRef('a.delivery_id', '=', 'webhook_deliveries.id')
-          .where('a.attempt', '=', n);
-      return {
-        attempt_count: input.attempt,
-        ...(input.attempt === 1 ? { dispatched_at: attemptColumn(1, 'a.started_at') } : {}),
-        ...(input.final
-          ? { status: input.final, completed_at: attemptColumn(input.attempt, 'a.finished_at') }
-          : {}),
-      };
-    })
-    .where('id', 'in', input.ids)
-    .where('status', '=', 'pending')
-    .execute();
+  const statement = advances[(input.attempt === 1 ? 2 : 0) + (input.final ? 1 : 0)]!;
+  await statement(db, input);
 }
 
 /** Updates a delivery that is still pending (a finished one never changes again). */
