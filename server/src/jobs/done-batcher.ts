@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
 import { nowIso } from '../lib/ids.js';
+import { markJobsDone } from './queue.js';
 
 type Waiting = { id: string; resolve: () => void; reject: (err: unknown) => void };
 
@@ -17,15 +18,7 @@ export function createDoneBatcher(db: Db): (jobId: string) => Promise<void> {
       const batch = queue;
       queue = [];
       try {
-        await db.kysely
-          .updateTable('jobs')
-          .set({ status: 'done', lease_until: null, updated_at: nowIso() })
-          .where(
-            'id',
-            'in',
-            batch.map((b) => b.id),
-          )
-          .execute();
+        await markJobsDone(db.kysely, { ids: batch.map((b) => b.id), now: nowIso() });
         batch.forEach((b) => b.resolve());
       } catch (err) {
         batch.forEach((b) => b.reject(err));

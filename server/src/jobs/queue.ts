@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { preparedQuery } from '../db/prepared.js';
 import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
 
@@ -30,3 +31,14 @@ export async function enqueueJob(
     .execute();
   return id;
 }
+
+/**
+ * Marks jobs done in one statement (the runner's completions, a handler's own batch). Prepared:
+ * compiled once per number of jobs.
+ */
+export const markJobsDone = preparedQuery((q, p: { ids: string[]; now: string }) =>
+  q
+    .updateTable('jobs')
+    .set({ status: 'done', lease_until: null, updated_at: p.now })
+    .where('id', 'in', p.ids),
+);

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { markJobsDone } from '../../jobs/queue.js';
 import { nowIso } from '../../lib/ids.js';
 import { createBatcher } from './batcher.js';
 import * as repo from './deliveries.repo.js';
@@ -34,19 +34,13 @@ export type Conclusion = {
 
 type Key = { deliveryId: string; attempt: number };
 
-const completeJobs = preparedQuery((q, p: { ids: string[]; now: string }) =>
-  q
-    .updateTable('jobs')
-    .set({ status: 'done', lease_until: null, updated_at: p.now })
-    .where('id', 'in', p.ids),
-);
 const keyOf = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}`;
 
 /**
  * The attempt handler's reads and writes, batched across the attempts in flight: the runner
  * runs up to 64 at once, and one statement per batch instead of one per attempt is what keeps
  * the database from costing more than the HTTP requests. Writes stay per attempt in effect:
- * each attempt's start commits before its request, each outcome exactly once.
+ * each outcome is recorded exactly once (an attempt's start is its job's claim).
  */
 export function createAttemptStore(db: Db) {
   const load = createBatcher<Key, AttemptContext | undefined>(async (keys) => {
@@ -104,7 +98,7 @@ export function createAttemptStore(db: Db) {
         });
       }
       // Every job of the batch has nothing left to do, whether or not it recorded the outcome.
-      await completeJobs(trx, { ids: items.map((i) => i.jobId), now: nowIso() });
+      await markJobsDone(trx, { ids: items.map((i) => i.jobId), now: nowIso() });
       return done;
     }),
   );
