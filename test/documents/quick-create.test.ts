@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../server/src/lib/ids.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
@@ -126,6 +127,9 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
       'alice@example.com',
       'bob@example.com',
     ]);
+    // Ids sort in the order they were made: the document's (at upload), then its signees'.
+    const ids = [document.id, ...signees.map((s: { id: string }) => s.id)];
+    expect([...ids].sort()).toEqual(ids);
     const after = await counts();
     expect(after.emails).toBe(before.emails);
     expect(after.documents).toBe(before.documents + 1);
@@ -139,6 +143,13 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
+  it('makes row ids that sort in the order they were made, within a millisecond too', () => {
+    const ids = Array.from({ length: 2000 }, () => newId());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const id of ids) expect(id).toMatch(UUID);
   });
 
   it('accepts multi-page PDFs and the optional parts', async () => {

@@ -143,4 +143,52 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
     });
     expect(await payloads([rows[0]!.id])).toEqual(['a']);
   });
+
+  // Whole rows as values: the stand-in has the row's own fields, and another set of fields is
+  // another shape, compiled on its own (a column left out takes its default).
+  const insertJob = preparedQuery((q, p: { job: Record<string, unknown> }) =>
+    q.insertInto('jobs').values(p.job as never),
+  );
+  const insertJobRows = preparedQuery((q, p: { jobs: Array<Record<string, unknown>> }) =>
+    q.insertInto('jobs').values(p.jobs as never),
+  );
+  const jobRows = preparedQuery((q, p: { kind: string }) =>
+    q
+      .selectFrom('jobs')
+      .select(['payload', 'attempts', 'lease_until'])
+      .where('kind', '=', p.kind)
+      .orderBy('payload'),
+  );
+
+  it('take whole rows, alone or in lists, with their own fields', async () => {
+    const kind = `test.rows.${newId()}`;
+    const at = new Date().toISOString();
+    const job = (payload: string, attempts: number) => ({
+      id: newId(),
+      kind,
+      payload,
+      run_at: at,
+      status: 'done',
+      attempts,
+      max_attempts: 1,
+      created_at: at,
+      updated_at: at,
+    });
+    await insertJob(ctx.db.kysely, { job: job('a', 1) });
+    await insertJob(ctx.db.kysely, { job: job('b', 2) });
+    await insertJob(ctx.db.kysely, { job: { ...job('c', 3), lease_until: at } });
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await insertJobRows(trx, { jobs: [job('d', 4), job('e', 5)] });
+      await insertJobRows(trx, { jobs: [job('f', 6), { ...job('g', 7), lease_until: at }] });
+    });
+    expect(await jobRows(ctx.db.kysely, { kind })).toEqual([
+      { payload: 'a', attempts: 1, lease_until: null },
+      { payload: 'b', attempts: 2, lease_until: null },
+      { payload: 'c', attempts: 3, lease_until: at },
+      { payload: 'd', attempts: 4, lease_until: null },
+      { payload: 'e', attempts: 5, lease_until: null },
+      { payload: 'f', attempts: 6, lease_until: null },
+      { payload: 'g', attempts: 7, lease_until: at },
+    ]);
+  });
 });

@@ -62,9 +62,11 @@ export function useDirectReads(db: Kysely<Database>, reader: DirectReader) {
  *
  * `build` receives stand-ins for the named values and must use each only as a plain value
  * (`where(col, '=', p.x)`, `set({ col: p.x })`); the query's shape may not depend on a value.
- * A value may be a list, of plain values (`where(col, 'in', p.ids)`) or of objects whose fields
- * are used as plain values (`values(p.rows.map((r) => ({ a: r.a })))`): the query is then
- * compiled once per list length (the batches of the job runner and the webhook attempts).
+ * A value may be an object whose fields are plain values: a whole row (`values(p.row)`) or some
+ * of its fields (`set({ a: p.row.a })`). It may be a list, of plain values
+ * (`where(col, 'in', p.ids)`) or of such objects (`values(p.rows)`): the query is then compiled
+ * once per list length and set of fields (the batches of the job runner and the webhook
+ * attempts, a document's signees).
  */
 export function preparedQuery<P extends Record<string, unknown>, O>(
   build: (db: Kysely<Database>, values: P) => Compilable<O>,
@@ -95,8 +97,7 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
       const slot = slots[i];
       if (slot === null) return p;
       const value = values[slot.name];
-      if (slot.index === undefined) return value;
-      const item = (value as unknown[])[slot.index];
+      const item = slot.index === undefined ? value : (value as unknown[])[slot.index];
       return slot.field === undefined ? item : (item as Record<string, unknown>)[slot.field];
     });
     const reader = prepared.select ? directReaders.get(db) : undefined;
@@ -107,31 +108,44 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
 
 const SHAPES_PER_QUERY = 256;
 
-// The lengths of a call's list values: calls with the same lengths share a compiled query.
+// An object value (a row), as opposed to a plain value: a string, number, null, Date or Buffer.
+function isRow(value: unknown): value is Record<string, unknown> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Buffer.isBuffer(value) &&
+    !(value instanceof Date)
+  );
+}
+
+// The lengths of a call's list values and the fields of its rows: calls with the same shape
+// share a compiled query.
 function shapeOf(values: Record<string, unknown>): string {
   let shape = '';
   for (const name in values) {
     const value = values[name];
-    if (Array.isArray(value)) shape += `${name}:${value.length};`;
+    if (Array.isArray(value)) {
+      shape += `${name}:${value.length};`;
+      for (const item of value) if (isRow(item)) shape += `${Object.keys(item).join()};`;
+    } else if (isRow(value)) shape += `${name}{${Object.keys(value).join()}};`;
   }
   return shape;
 }
 
-// Stand-ins for `values`: a marked string per plain value, per list item, or per field of an
-// object item. Marks are opaque strings, so the builder treats them as values.
+// Stand-ins for `values`: a marked string per plain value, per list item, or per field of a row.
+// Marks are opaque strings, so the builder treats them as values. A row's stand-in has the row's
+// own fields, so the builder can take it whole.
 function standIns<P extends Record<string, unknown>>(values: P): P {
+  const row = (value: Record<string, unknown>, mark: string) =>
+    Object.fromEntries(Object.keys(value).map((field) => [field, `${mark}\u0002${field}`]));
   return new Proxy({} as P, {
     get: (_target, property) => {
       const name = String(property);
       const value = values[name];
+      if (isRow(value) && !Array.isArray(value)) return row(value, `${MARK}${name}`);
       if (!Array.isArray(value)) return `${MARK}${name}`;
       return value.map((item, index) =>
-        item !== null && typeof item === 'object'
-          ? new Proxy(
-              {},
-              { get: (_t, field) => `${MARK}${name}\u0001${index}\u0001${String(field)}` },
-            )
-          : `${MARK}${name}\u0001${index}`,
+        isRow(item) ? row(item, `${MARK}${name}\u0001${index}`) : `${MARK}${name}\u0001${index}`,
       );
     },
   });
@@ -139,7 +153,8 @@ function standIns<P extends Record<string, unknown>>(values: P): P {
 
 function slotOf(parameter: unknown): Slot {
   if (typeof parameter !== 'string' || !parameter.startsWith(MARK)) return null;
-  const [name, index, field] = parameter.slice(MARK.length).split('\u0001');
+  const [path, field] = parameter.slice(MARK.length).split('\u0002');
+  const [name, index] = path!.split('\u0001');
   return { name: name!, index: index === undefined ? undefined : Number(index), field };
 }
 

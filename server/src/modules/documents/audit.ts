@@ -1,3 +1,6 @@
+import type { Insertable } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
+import type { AuditEntriesTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 import { newId, nowIso } from '../../lib/ids.js';
 
@@ -32,9 +35,8 @@ export async function recordAudit(
     at?: string;
   },
 ) {
-  await trx
-    .insertInto('audit_entries')
-    .values({
+  await insertAuditEntry(trx, {
+    entry: {
       id: newId(),
       document_id: entry.documentId,
       tenant_id: entry.tenantId,
@@ -45,9 +47,13 @@ export async function recordAudit(
       user_agent: entry.origin?.userAgent?.slice(0, 500) ?? null,
       details: entry.details ? JSON.stringify(entry.details) : null,
       created_at: entry.at ?? nowIso(),
-    })
-    .execute();
+    },
+  });
 }
+
+const insertAuditEntry = preparedQuery((q, p: { entry: Insertable<AuditEntriesTable> }) =>
+  q.insertInto('audit_entries').values(p.entry),
+);
 
 /** A document's audit trail, oldest first, in API form. */
 export async function listAudit(db: DbOrTrx, documentId: string) {

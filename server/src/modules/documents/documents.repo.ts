@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx } from '../../jobs/queue.js';
 
 /** A document row. */
@@ -7,10 +8,17 @@ export type DocumentRow = Selectable<DocumentsTable>;
 /** A signee row. */
 export type SigneeRow = Selectable<SigneesTable>;
 
+const insertDocumentRow = preparedQuery((q, p: { document: DocumentRow }) =>
+  q.insertInto('documents').values(p.document),
+);
+const insertSigneeRows = preparedQuery((q, p: { signees: SigneeRow[] }) =>
+  q.insertInto('signees').values(p.signees),
+);
+
 /** Inserts a document with its signees. */
 export async function insertDocument(db: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
-  await db.insertInto('documents').values(document).execute();
-  await db.insertInto('signees').values(signees).execute();
+  await insertDocumentRow(db, { document });
+  if (signees.length > 0) await insertSigneeRows(db, { signees });
 }
 
 /** A document of a tenant, or undefined. */

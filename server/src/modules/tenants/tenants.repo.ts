@@ -96,9 +96,13 @@ export async function countOwners(db: DbOrTrx, tenantId: string) {
 }
 
 /** A tenant by id. */
-export function findTenant(db: DbOrTrx, tenantId: string) {
-  return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
+export async function findTenant(db: DbOrTrx, tenantId: string) {
+  return (await tenantById(db, { tenantId }))[0];
 }
+
+const tenantById = preparedQuery((db, p: { tenantId: string }) =>
+  db.selectFrom('tenants').selectAll().where('id', '=', p.tenantId),
+);
 
 /** Updates tenant settings columns. */
 export async function updateTenant(
