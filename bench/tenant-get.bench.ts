@@ -10,12 +10,13 @@
 // Each run also reads the server's CPU time from /proc: CPU per request is the figure to
 // trust when other work competes for the two cores and req/s swings from run to run.
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  cpuTicks,
   createChildren,
   createKeyAndTenant,
   freePort,
@@ -84,17 +85,6 @@ const RATE_LIMIT = 1e9;
 const SELF = fileURLToPath(import.meta.url);
 
 type Target = { url: string; pid: number; headers?: Record<string, string> };
-
-// utime + stime of a process in clock ticks (Linux /proc; USER_HZ is 100 on every
-// mainstream Linux), or null elsewhere.
-function cpuTicks(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return null;
-  }
-}
 
 async function load(
   target: Target,

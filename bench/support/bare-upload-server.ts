@@ -2,10 +2,9 @@
 // `node --import tsx bench/support/bare-upload-server.ts PORT DIR [--fsync]`. Fastify 5 with the
 // service's multipart limits streams the file part to a new file in DIR and answers 201, like
 // quick-create without authentication, checks or database. `--fsync` also makes each file
-// durable before answering, as the service's local storage does (an informative variant).
+// durable before answering, as the service's local storage does (the informative baseline).
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
@@ -28,12 +27,8 @@ export async function serveBareUpload(port: number, dir: string, fsync: boolean)
       }
       const file = path.join(dir, `${randomUUID()}.pdf`);
       part.file.on('data', (chunk: Buffer) => (size += chunk.length));
-      await pipeline(part.file, createWriteStream(file));
-      if (fsync) {
-        const handle = await open(file, 'r');
-        await handle.sync();
-        await handle.close();
-      }
+      // flush: fsync before the stream closes, as the service's local storage does.
+      await pipeline(part.file, createWriteStream(file, { flush: fsync }));
     }
     return reply.code(201).send({ size, fields });
   });

@@ -208,3 +208,14 @@ export function readMemory(pid: number): { rss: number; hwm: number } {
 export function isMain(metaUrl: string): boolean {
   return Boolean(process.argv[1]) && fileURLToPath(metaUrl) === path.resolve(process.argv[1]);
 }
+
+// utime + stime of a process in clock ticks (Linux /proc; USER_HZ is 100 on every
+// mainstream Linux), or null elsewhere.
+export function cpuTicks(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
