@@ -153,7 +153,7 @@ export async function runQuickCreateBench(
         ...(fsync ? ['--fsync'] : []),
       ]);
       await waitForOk(`http://127.0.0.1:${port}/`, child);
-      return { url: `http://127.0.0.1:${port}/upload`, pid: child.pid!, dir };
+      return { url: `http://127.0.0.1:${port}/upload`, pid: child.pid! };
     };
     const bareServer = await startBare(false);
     const durableServer = await startBare(true);
