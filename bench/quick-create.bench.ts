@@ -26,7 +26,7 @@ import {
   median,
   startService,
   waitForOk,
-  cpuTicks,
+  withCpuPerRequest,
 } from './support/processes.js';
 import { runAutocannon, type LoadRun } from './support/autocannon.js';
 
@@ -91,20 +91,15 @@ async function load(
   body: Buffer,
   settings: { connections: number; duration: number },
 ): Promise<Run> {
-  const before = cpuTicks(target.pid);
-  const run = await runAutocannon({
-    url: target.url,
-    method: 'POST',
-    body,
-    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...target.headers },
-    ...settings,
-  });
-  const after = cpuTicks(target.pid);
-  const cpuMicrosPerRequest =
-    before === null || after === null || run.total === 0
-      ? null
-      : ((after - before) * 10_000) / run.total;
-  return { ...run, cpuMicrosPerRequest };
+  return withCpuPerRequest(target.pid, () =>
+    runAutocannon({
+      url: target.url,
+      method: 'POST',
+      body,
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, ...target.headers },
+      ...settings,
+    }),
+  );
 }
 
 type Run = LoadRun & { cpuMicrosPerRequest: number | null };

@@ -16,7 +16,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
-  cpuTicks,
   createChildren,
   createKeyAndTenant,
   freePort,
@@ -24,6 +23,7 @@ import {
   median,
   startService,
   waitForOk,
+  withCpuPerRequest,
 } from './support/processes.js';
 import { runAutocannon, type LoadRun } from './support/autocannon.js';
 
@@ -90,19 +90,15 @@ async function load(
   target: Target,
   settings: { connections: number; duration: number },
 ): Promise<BenchRun> {
-  const before = cpuTicks(target.pid);
-  const r = await runAutocannon({
-    url: target.url,
-    pipelining: PIPELINING,
-    headers: target.headers,
-    ...settings,
-  });
-  const after = cpuTicks(target.pid);
-  const cpuMicros = before === null || after === null ? null : (after - before) * 10_000;
-  return {
-    ...r,
-    serverCpuMicrosPerRequest: cpuMicros === null || r.total === 0 ? null : cpuMicros / r.total,
-  };
+  const { cpuMicrosPerRequest, ...r } = await withCpuPerRequest(target.pid, () =>
+    runAutocannon({
+      url: target.url,
+      pipelining: PIPELINING,
+      headers: target.headers,
+      ...settings,
+    }),
+  );
+  return { ...r, serverCpuMicrosPerRequest: cpuMicrosPerRequest };
 }
 
 function pidOf(child: ChildProcess): number {

@@ -211,11 +211,29 @@ export function isMain(metaUrl: string): boolean {
 
 // utime + stime of a process in clock ticks (Linux /proc; USER_HZ is 100 on every
 // mainstream Linux), or null elsewhere.
-export function cpuTicks(pid: number): number | null {
+function cpuTicks(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return null;
   }
+}
+
+/**
+ * Runs a load against the process `pid` serves and adds the process's CPU time (all threads)
+ * per request it answered, or null where /proc is not there.
+ */
+export async function withCpuPerRequest<R extends { total: number }>(
+  pid: number,
+  run: () => Promise<R>,
+): Promise<R & { cpuMicrosPerRequest: number | null }> {
+  const before = cpuTicks(pid);
+  const result = await run();
+  const after = cpuTicks(pid);
+  const cpuMicrosPerRequest =
+    before === null || after === null || result.total === 0
+      ? null
+      : ((after - before) * 10_000) / result.total;
+  return { ...result, cpuMicrosPerRequest };
 }
