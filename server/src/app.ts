@@ -23,7 +23,7 @@ import type { App, AppDeps } from './http/types.js';
 import { registerWebAssets } from './http/web-assets.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
 import { createEndOfTurn } from './lib/end-of-turn.js';
-import { memoize, newId } from './lib/ids.js';
+import { newId } from './lib/ids.js';
 import { MULTIPART_LIMITS } from './modules/documents/documents.schemas.js';
 import { registerAccountRoutes } from './modules/accounts/accounts.routes.js';
 import { createMailTransport, mailSendJob } from './modules/mail/mail.service.js';
@@ -38,7 +38,7 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { createStorage } from './modules/storage/storage.js';
-import { loadOrCreateSealCertificate } from './modules/sealing/seal-certificate.js';
+import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
 import { registerVerifyRoutes } from './modules/sealing/verify.routes.js';
 import { registerSigningRoutes } from './modules/signing/signing.routes.js';
@@ -142,14 +142,8 @@ export async function buildApp(options: {
   await registerWebAssets(app, { distDir: path.resolve('web/dist') });
 
   const mailTransport = createMailTransport(config.smtpUrl);
-  const storage = createStorage(config);
-  const certificate = memoize(() =>
-    loadOrCreateSealCertificate({
-      dataDir: config.dataDir,
-      p12Path: config.sealP12Path ?? undefined,
-      p12Password: config.sealP12Password ?? undefined,
-    }),
-  );
+  const storage = await createStorage(config);
+  const certificate = sealCertificateLoader(config);
   const webhookSender = createWebhookSender({
     allowPrivate: config.webhookAllowPrivateUrls,
     timeoutMs: config.webhookTimeoutMs,

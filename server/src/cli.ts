@@ -5,8 +5,7 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './http/errors.js';
 import { serve } from './main.js';
-import { loadOrCreateSealCertificate } from './modules/sealing/seal-certificate.js';
-import { verifyDocument } from './modules/sealing/verify-document.js';
+import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { cleanOrphanFiles } from './modules/storage/orphan-cleanup.js';
 import { createStorage } from './modules/storage/storage.js';
 import { grantCredits } from './modules/tenants/tenants.service.js';
@@ -61,7 +60,7 @@ program
       await migrateToLatest(db);
       const result = await cleanOrphanFiles({
         db,
-        storage: createStorage(config),
+        storage: await createStorage(config),
         graceSeconds: options.grace ?? config.orphanGraceSeconds,
       });
       for (const key of result.deleted) console.log(`deleted ${key}`);
@@ -101,16 +100,11 @@ program
     const db = openDatabase(config);
     try {
       await migrateToLatest(db);
+      // Loaded here rather than at the top: `serve` shares this entry point and should not hold
+      // the PDF and certificate libraries until it seals or verifies.
+      const { verifyDocument } = await import('./modules/sealing/verify-document.js');
       const result = await verifyDocument(
-        {
-          db,
-          certificate: () =>
-            loadOrCreateSealCertificate({
-              dataDir: config.dataDir,
-              p12Path: config.sealP12Path ?? undefined,
-              p12Password: config.sealP12Password ?? undefined,
-            }),
-        },
+        { db, certificate: sealCertificateLoader(config) },
         bytes,
       );
       console.log(`${result.status}: ${result.detail}`);

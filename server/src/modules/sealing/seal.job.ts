@@ -9,7 +9,6 @@ import { recordStatusChange } from '../events/events.service.js';
 import { SEAL_JOB } from '../signing/signing.service.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { sealPdf } from './seal-pdf.js';
 
 /** What sealing needs. */
 export type SealDeps = {
@@ -40,6 +39,8 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     })),
   );
   const trail = await listAudit(deps.db.kysely, documentId);
+  // Loaded on first use: the PDF library is the largest module and only sealing needs it.
+  const { sealPdf } = await import('./seal-pdf.js');
   const sealed = await sealPdf({
     original: await readAll(deps.storage, document.file),
     signatures,

@@ -4,7 +4,6 @@ import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { verifyDocument } from './verify-document.js';
 
 const verifyResponse = z.object({
   status: z.enum(['sealed', 'altered', 'unknown']),
@@ -40,6 +39,9 @@ export function registerVerifyRoutes(
         });
       }
       const bytes = await file.toBuffer();
+      // Loaded on first use, like sealing: the PDF and certificate libraries stay out of memory
+      // until a PDF is checked.
+      const { verifyDocument } = await import('./verify-document.js');
       return verifyDocument({ db: deps.db, certificate: deps.certificate }, bytes);
     },
   );

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createLocalStorage } from './local-storage.js';
-import { createS3Storage, parseStorageUrl } from './s3-storage.js';
 
 /** Where files live: local disk by default, or an S3-compatible bucket. Keys are ours, never user input. */
 export type Storage = {
@@ -24,8 +23,17 @@ export async function readAll(storage: Storage, key: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Local files in DATA_DIR/files unless STORAGE_URL selects a bucket. */
-export function createStorage(config: { dataDir: string; storageUrl: string | null }): Storage {
-  if (config.storageUrl) return createS3Storage(parseStorageUrl(config.storageUrl));
+/**
+ * Local files in DATA_DIR/files unless STORAGE_URL selects a bucket. The S3 client is loaded only
+ * then: it is a tenth of the server's memory otherwise spent on nothing.
+ */
+export async function createStorage(config: {
+  dataDir: string;
+  storageUrl: string | null;
+}): Promise<Storage> {
+  if (config.storageUrl) {
+    const { createS3Storage, parseStorageUrl } = await import('./s3-storage.js');
+    return createS3Storage(parseStorageUrl(config.storageUrl));
+  }
   return createLocalStorage(path.join(config.dataDir, 'files'));
 }
