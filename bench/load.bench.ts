@@ -118,7 +118,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
       WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE,
       WEBHOOK_TIMEOUT_MS: '2000',
     };
-    const child = children.start(['bin/signet.mjs', 'serve'], env);
+    const child = children.start([...proc.SERVICE_NODE_FLAGS, 'bin/signet.mjs', 'serve'], env);
     await proc.waitForOk(`${base}/healthz`, child);
     const { apiKey, tenantId } = await proc.createKeyAndTenant(base);
     const grant = spawnSync(

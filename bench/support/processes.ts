@@ -1,5 +1,6 @@
 // Shared by the benchmarks: child processes that are always reaped, the real service started
-// as `node bin/signet.mjs serve`, an account set up over HTTP, and small statistics.
+// as `signet serve` (node with the flags on the bin's #! line), an account set up over HTTP, and
+// small statistics.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,6 +13,17 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // Requests/second above which the per-key token bucket still runs on every request but never
 // refuses one, so the limiter's cost is measured and its verdict is not.
 const NEVER_LIMIT = String(1e9);
+
+/**
+ * The node flags the `signet` command runs with (its `#!/usr/bin/env -S node …` line), so a
+ * benchmark measures the service as `npm start` and the installed command run it.
+ */
+export const SERVICE_NODE_FLAGS: string[] = readFileSync(path.join(ROOT, 'bin/signet.mjs'), 'utf8')
+  .split('\n', 1)[0]!
+  .replace(/^#!.*?\bnode\b/, '')
+  .trim()
+  .split(/\s+/)
+  .filter(Boolean);
 
 /** The middle value (mean of the two middle ones for an even count). */
 export function median(values: number[]): number {
@@ -102,19 +114,22 @@ export async function startService(
 ): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = children.start([...(options.nodeArgs ?? []), 'bin/signet.mjs', 'serve'], {
-    DATA_DIR: options.dataDir,
-    DATABASE_URL: options.databaseUrl ?? '',
-    STORAGE_URL: '',
-    SMTP_URL: '',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-    ESIGN_ENV: 'sandbox',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_SECOND: NEVER_LIMIT,
-    RATE_LIMIT_BURST: NEVER_LIMIT,
-  });
+  const child = children.start(
+    [...SERVICE_NODE_FLAGS, ...(options.nodeArgs ?? []), 'bin/signet.mjs', 'serve'],
+    {
+      DATA_DIR: options.dataDir,
+      DATABASE_URL: options.databaseUrl ?? '',
+      STORAGE_URL: '',
+      SMTP_URL: '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      ESIGN_ENV: 'sandbox',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: NEVER_LIMIT,
+      RATE_LIMIT_BURST: NEVER_LIMIT,
+    },
+  );
   await waitForOk(`${base}/healthz`, child);
   if (child.pid === undefined) throw new Error('service has no pid');
   return { base, child, pid: child.pid };

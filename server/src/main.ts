@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { cleanOrphanFiles } from './modules/storage/orphan-cleanup.js';
@@ -34,16 +34,4 @@ export async function serve(): Promise<void> {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-}
-
-const isEntry = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
-if (isEntry) {
-  serve().catch((err) => {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-    } else {
-      console.error(err);
-    }
-    process.exit(1);
-  });
 }

@@ -196,7 +196,8 @@ describe('sandbox and production hosts', () => {
     expect(() => loadConfig({ ESIGN_ENV: 'production', DATA_DIR: '/tmp/unused' })).toThrow(
       ConfigError,
     );
-    const result = await run('node', ['bin/signet.mjs', 'serve'], {
+    // The executable itself, as `npm start` runs it: its #! line (node and its flags) must work.
+    const result = await run('bin/signet.mjs', ['serve'], {
       env: {
         ...process.env,
         ESIGN_ENV: 'production',
