@@ -1,7 +1,16 @@
 import SQLite from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import pg from 'pg';
 import { useDirectReads, type DirectReader } from './prepared.js';
 import type { Database } from './schema.js';
@@ -14,33 +23,40 @@ export type Db = {
   kysely: Kysely<Database>;
   engine: Engine;
   close: () => Promise<void>;
+  /** SQLite: how many flushes of the write-ahead log have finished (group commit); else null. */
+  walFlushes: () => number | null;
 };
 
 const CONNECT_TIMEOUT_MS = 5000;
 
 /**
  * Runs `fn` with commits that are not flushed to disk on their own, for writes whose loss on
- * power failure is acceptable (a job claim). On SQLite it holds the one connection and sets
- * synchronous = NORMAL meanwhile: such a commit survives a process crash (it is in the
- * write-ahead log, handed to the OS), and the next durable commit's flush carries it to disk
- * with it, since the log is written in order; only a power or kernel failure before then undoes
- * it. That saves a flush per commit, about a millisecond on a loaded VM disk. On PostgreSQL
- * `fn` runs as is: its commits are group-flushed across connections.
+ * power failure is acceptable (a job claim). On SQLite it holds the one connection and does not
+ * wait for the write-ahead log's flush after it: such a commit survives a process crash (it is in
+ * the log, handed to the OS), and the next flush carries it to disk with it, since the log is
+ * written in order; only a power or kernel failure before then undoes it. It does wait, first,
+ * for every commit made before it to be on disk, so what `fn` reads (a job and its inputs) and
+ * acts on can no longer be undone. On PostgreSQL `fn` runs as is: its commits are group-flushed
+ * across connections.
  */
 export async function withUnflushedCommits<T>(
   db: Db,
   fn: (q: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
-  if (db.engine !== 'sqlite') return fn(db.kysely);
+  const wal = walFlushers.get(db.kysely);
+  if (!wal) return fn(db.kysely);
+  await wal.flush();
   return db.kysely.connection().execute(async (connection) => {
-    await sql`pragma synchronous = NORMAL`.execute(connection);
+    wal.suspend();
     try {
       return await fn(connection);
     } finally {
-      await sql`pragma synchronous = FULL`.execute(connection);
+      wal.resume();
     }
   });
 }
+
+const walFlushers = new WeakMap<Kysely<Database>, WalFlusher>();
 
 /** Opens PostgreSQL when a URL is given, else the embedded SQLite file in dataDir. */
 export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): Db {
@@ -59,14 +75,16 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, engine: 'postgres', close: () => kysely.destroy() };
+    return { kysely, engine: 'postgres', close: () => kysely.destroy(), walFlushes: () => null };
   }
   mkdirSync(options.dataDir, { recursive: true });
   const filePath = path.join(options.dataDir, 'signet.db');
   const file = new SQLite(filePath);
   file.pragma('journal_mode = WAL');
-  // FULL: a committed signature or event survives power loss, not only a process crash.
-  file.pragma('synchronous = FULL');
+  // NORMAL: a commit writes the log without flushing it, and the flush is done off the event
+  // loop before the caller goes on (createWalFlusher), so a committed signature or event still
+  // survives power loss, not only a process crash, when the request that made it is answered.
+  file.pragma('synchronous = NORMAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
   // A second, read-only connection for the prepared reads on every request's path (see
@@ -83,18 +101,113 @@ export function openDatabase(options: { databaseUrl: string | null; dataDir: str
       version = null;
     },
   };
+  const wal = createWalFlusher(`${filePath}-wal`);
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(file, direct.refresh) }),
+    dialect: new FlushingSqliteDialect(
+      {
+        database: withStatementCache(file, () => {
+          direct.refresh();
+          wal.wrote();
+        }),
+      },
+      wal,
+    ),
   });
   useDirectReads(kysely, direct);
+  walFlushers.set(kysely, wal);
   return {
     kysely,
     engine: 'sqlite',
     close: async () => {
       await kysely.destroy();
+      await wal.close();
       reader.close();
     },
+    walFlushes: () => wal.count(),
   };
+}
+
+type WalFlusher = ReturnType<typeof createWalFlusher>;
+
+/**
+ * Group commit for SQLite. A commit only writes its frames to the write-ahead log; before the
+ * code that committed goes on (answers a request, sends a mail), the log is flushed with one
+ * fdatasync in libuv's thread pool, shared by every commit made before that fdatasync started.
+ * The event loop never waits for the disk, and concurrent requests share flushes. Durability is
+ * that of synchronous = FULL: nothing is acknowledged before its commit is on disk.
+ */
+function createWalFlusher(walPath: string) {
+  let handle: Promise<FileHandle> | null = null;
+  let writes = 0; // statements that may have written, so far
+  let flushed = 0; // of those, how many a finished fdatasync covers
+  let pending = false; // the connection's current holder wrote and will wait for a flush
+  let suspended = 0;
+  let running: Promise<void> | null = null;
+  let count = 0;
+  const sync = async () => {
+    const upTo = writes;
+    handle ??= open(walPath, 'r');
+    try {
+      await (await handle).datasync();
+    } catch (err) {
+      handle = null;
+      throw err;
+    }
+    flushed = Math.max(flushed, upTo);
+    count++;
+  };
+  /** Resolves once every write made before the call is on disk. */
+  async function flush(upTo = writes): Promise<void> {
+    while (flushed < upTo) {
+      running ??= sync().finally(() => {
+        running = null;
+      });
+      await running;
+    }
+  }
+  return {
+    flush,
+    count: () => count,
+    wrote() {
+      writes++;
+      if (!suspended) pending = true;
+    },
+    suspend: () => void suspended++,
+    resume: () => void suspended--,
+    /** Called as the connection is released: the writes its holder made, to wait for. */
+    take(): number | null {
+      const upTo = pending ? writes : null;
+      pending = false;
+      return upTo;
+    },
+    async close() {
+      await running?.catch(() => {});
+      await (await handle?.catch(() => null))?.close();
+      handle = null;
+    },
+  };
+}
+
+// Kysely's SQLite driver, waiting for the log's flush after handing the connection on, so the
+// next transaction runs while this one's commit is flushed (and shares the flush).
+class FlushingSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  readonly #wal: WalFlusher;
+  constructor(config: SqliteDialectConfig, wal: WalFlusher) {
+    super(config);
+    this.#config = config;
+    this.#wal = wal;
+  }
+  override createDriver(): Driver {
+    const wal = this.#wal;
+    return new (class extends SqliteDriver {
+      override async releaseConnection(): Promise<void> {
+        const upTo = wal.take();
+        await super.releaseConnection();
+        if (upTo !== null) await wal.flush(upTo);
+      }
+    })(this.#config);
+  }
 }
 
 // Kysely prepares every statement anew, which was a fifth of the CPU of a simple authenticated

@@ -21,6 +21,17 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  if (deps.db.walFlushes() !== null) {
+    new Counter({
+      name: 'signet_sqlite_wal_flushes_total',
+      help: "Flushes of SQLite's write-ahead log; each covers every commit made before it began",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(deps.db.walFlushes() ?? 0);
+      },
+    });
+  }
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: reply.statusCode });

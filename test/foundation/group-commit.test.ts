@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withUnflushedCommits } from '../../server/src/db/database.js';
+import { newId, nowIso } from '../../server/src/lib/ids.js';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+import { quickCreate } from '../helpers/documents.js';
+import { createTenant, createUser } from '../helpers/factories.js';
+
+// SQLite commits write the log without flushing it; the flush (fdatasync) runs off the event loop
+// and is awaited before the code that committed goes on (server/src/db/database.ts). PostgreSQL
+// flushes its own commits, so this is SQLite's alone.
+describe('group commit on sqlite', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext('sqlite', { listen: true, workers: false });
+  });
+  afterAll(() => ctx.close());
+
+  const insertUser = (q = ctx.db.kysely) =>
+    q
+      .insertInto('users')
+      .values({
+        id: newId(),
+        email: `${newId()}@example.com`,
+        name: 'Flush Test',
+        password_hash: 'x',
+        email_verified_at: null,
+        created_at: nowIso(),
+        updated_at: nowIso(),
+      })
+      .execute();
+
+  it('returns from a commit only once a flush made after it has finished', async () => {
+    for (let i = 0; i < 5; i++) {
+      const before = ctx.db.walFlushes()!;
+      await insertUser();
+      // Read in the same turn the insert resolved: a flush not awaited would not be counted yet.
+      expect(ctx.db.walFlushes()).toBeGreaterThan(before);
+    }
+    const before = ctx.db.walFlushes()!;
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      await insertUser(trx);
+      await insertUser(trx);
+    });
+    expect(ctx.db.walFlushes()).toBeGreaterThan(before);
+  });
+
+  it('shares one flush between commits made while another flush runs', async () => {
+    const before = ctx.db.walFlushes()!;
+    const seen: number[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        ctx.db.kysely
+          .transaction()
+          .execute((trx) => insertUser(trx))
+          .then(() => seen.push(ctx.db.walFlushes()! - before)),
+      ),
+    );
+    expect(seen.every((n) => n >= 1)).toBe(true);
+    // The first commit's flush, then one for the nineteen that committed while it ran.
+    expect(ctx.db.walFlushes()! - before).toBeLessThanOrEqual(3);
+  });
+
+  it('does not wait for the flush of unflushed commits, but flushes earlier ones first', async () => {
+    await insertUser();
+    const before = ctx.db.walFlushes()!;
+    await withUnflushedCommits(ctx.db, (q) => insertUser(q));
+    expect(ctx.db.walFlushes()).toBe(before);
+    // An unflushed commit is carried to disk by the next flush.
+    await withUnflushedCommits(ctx.db, async () => {});
+    expect(ctx.db.walFlushes()).toBe(before + 1);
+  });
+
+  it('counts flushes in /metrics, and answers a quick-create after its flush', async () => {
+    const owner = await createUser(ctx);
+    const tenantId = (await createTenant(ctx, owner.apiKey)).id;
+    const metric = async () => {
+      const text = (await ctx.app.inject('/metrics')).body;
+      return Number(/^signet_sqlite_wal_flushes_total (\d+)$/m.exec(text)![1]);
+    };
+    const before = await metric();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => quickCreate(ctx, owner.apiKey, { tenantId })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const after = await metric();
+    expect(after).toBeGreaterThan(before);
+    expect(after).toBe(ctx.db.walFlushes());
+  });
+});
