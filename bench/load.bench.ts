@@ -65,7 +65,6 @@ const ENDPOINTS: Record<Op, string> = {
   'send-for-signing': 'POST /api/documents/{id}/send-for-signing',
 };
 const SCHEDULE = '0,500,1500';
-const NEVER_LIMIT = String(1e9);
 
 type Delivery = { eventId: string; status: string; attempts: unknown[] };
 type Webhook = { id: string; fails: boolean };
@@ -99,32 +98,24 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
   const loadAverageBefore = loadavg()[0];
   try {
     if (engine === 'postgres') postgres = await startBenchPostgres({ durable: true });
-    const port = await proc.freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = {
-      DATA_DIR: dataDir,
-      DATABASE_URL: postgres?.url ?? '',
-      STORAGE_URL: '',
-      SMTP_URL: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      ESIGN_ENV: 'sandbox',
-      LOG_LEVEL: 'warn',
-      // One key drives all clients; the per-key limit would measure the limiter, not the service.
-      RATE_LIMIT_PER_SECOND: NEVER_LIMIT,
-      RATE_LIMIT_BURST: NEVER_LIMIT,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE,
-      WEBHOOK_TIMEOUT_MS: '2000',
-    };
-    const child = children.start([...proc.SERVICE_NODE_FLAGS, 'bin/signet.mjs', 'serve'], env);
-    await proc.waitForOk(`${base}/healthz`, child);
+    const { base } = await proc.startService(children, {
+      dataDir,
+      databaseUrl: postgres?.url,
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE,
+        WEBHOOK_TIMEOUT_MS: '2000',
+      },
+    });
     const { apiKey, tenantId } = await proc.createKeyAndTenant(base);
     const grant = spawnSync(
       process.execPath,
       ['bin/signet.mjs', 'credits', 'grant', tenantId, '1000000'],
-      { cwd: proc.ROOT, env: { ...process.env, ...env }, encoding: 'utf8' },
+      {
+        cwd: proc.ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: postgres?.url ?? '' },
+        encoding: 'utf8',
+      },
     );
     if (grant.status !== 0) throw new Error(`credits grant: ${grant.stderr}`);
     const request = async (method: string, url: string, body?: unknown) => {

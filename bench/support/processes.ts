@@ -110,7 +110,13 @@ export type Service = { base: string; child: ChildProcess; pid: number };
 /** Starts the real service on a free port with LOG_LEVEL=warn and a limiter that never refuses. */
 export async function startService(
   children: Children,
-  options: { dataDir: string; databaseUrl?: string; nodeArgs?: string[] },
+  options: {
+    dataDir: string;
+    databaseUrl?: string;
+    nodeArgs?: string[];
+    /** More settings, over the defaults below. */
+    env?: NodeJS.ProcessEnv;
+  },
 ): Promise<Service> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -128,6 +134,7 @@ export async function startService(
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: NEVER_LIMIT,
       RATE_LIMIT_BURST: NEVER_LIMIT,
+      ...options.env,
     },
   );
   await waitForOk(`${base}/healthz`, child);
