@@ -45,8 +45,9 @@ export async function withUnflushedCommits<T>(
 ): Promise<T> {
   const wal = walFlushers.get(db.kysely);
   if (!wal) return fn(db.kysely);
-  await wal.flush();
   return db.kysely.connection().execute(async (connection) => {
+    // While the connection is held nothing else commits, so this covers all `fn` can read.
+    await wal.flush();
     wal.suspend();
     try {
       return await fn(connection);
