@@ -182,7 +182,10 @@ describe.each(ENGINES)('S3-compatible storage on %s', (engine) => {
     const { storage } = ctx.deps;
     const bytes = Buffer.from('0123456789abcdefghij');
     const key = `tests/${engine}/range.bin`;
-    expect(await storage.put(key, bytes, 'application/octet-stream')).toEqual({ size: 20 });
+    expect(await storage.put(key, bytes, 'application/octet-stream')).toEqual({
+      size: 20,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     expect((await storage.readRange(key, 0, 3)).toString()).toBe('0123');
     expect((await storage.readRange(key, 10, 14)).toString()).toBe('abcde');
     expect((await storage.readRange(key, 15, 1000)).toString()).toBe('fghij');

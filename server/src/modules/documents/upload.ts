@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { Transform } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -29,8 +27,8 @@ function cleanFilename(name: string | undefined): string {
 }
 
 /**
- * Reads a multipart quick-create body, streaming the one file straight to storage while
- * hashing it, so memory stays flat whatever the size. On any error the stored file is removed.
+ * Reads a multipart quick-create body, streaming the one file straight to storage (which
+ * hashes it), so memory stays flat whatever the size. On any error the stored file is removed.
  */
 export async function readQuickCreateParts(
   request: FastifyRequest,
@@ -54,29 +52,20 @@ export async function readQuickCreateParts(
         }
         const documentId = newId();
         const key = `documents/${documentId}/original.pdf`;
-        const hash = createHash('sha256');
         const keeper = createEndsKeeper();
-        const hasher = new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            hash.update(chunk);
-            keeper.add(chunk);
-            done(null, chunk);
-          },
-        });
-        part.file.on('error', (err) => hasher.destroy(err));
         // Stop at the limit instead of reading (and discarding) the rest of the upload.
         part.file.on('limit', () =>
-          hasher.destroy(
+          part.file.destroy(
             new AppError('payload_too_large', 'The file must be smaller than 50 MiB.'),
           ),
         );
         upload = { documentId, key, size: 0, sha256: '', filename: cleanFilename(part.filename) };
-        const { size } = await storage.put(key, part.file.pipe(hasher), 'application/pdf');
+        const stored = await storage.put(key, keepingEnds(part.file, keeper), 'application/pdf');
         if (part.file.truncated) {
           throw new AppError('payload_too_large', 'The file must be smaller than 50 MiB.');
         }
-        upload.size = size;
-        upload.sha256 = hash.digest('hex');
+        upload.size = stored.size;
+        upload.sha256 = stored.sha256;
         ends = keeper.ends();
       } else {
         if (part.fieldname in fields) {
@@ -95,6 +84,17 @@ export async function readQuickCreateParts(
       : err;
   }
   return { fields, upload, ends, errors };
+}
+
+// The file's chunks on their way to storage, its first and last bytes kept on the way.
+async function* keepingEnds(
+  file: AsyncIterable<Buffer>,
+  keeper: ReturnType<typeof createEndsKeeper>,
+) {
+  for await (const chunk of file) {
+    keeper.add(chunk);
+    yield chunk;
+  }
 }
 
 // The multipart parser's own errors carry no code; recognise them by message so a broken body

@@ -1,45 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { open, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { newId } from '../../lib/ids.js';
+import { writeFileDurably } from './file-writer.js';
 import type { Storage } from './storage.js';
 
-// Chunks gathered into one writev: an upload arrives in chunks of a few KiB to 64 KiB, and each
-// write is a round trip to libuv's thread pool that costs the event loop more than the copy.
-const WRITE_BATCH_BYTES = 1024 * 1024;
-
-/**
- * Writes `chunks` to a new file at `file` and flushes it to disk: the chunks are gathered up to
- * WRITE_BATCH_BYTES and written with one writev each (no copy), so memory stays bounded whatever
- * the size. Returns the number of bytes written.
- */
-async function writeDurably(file: string, chunks: AsyncIterable<Buffer> | Buffer[]) {
-  const handle = await open(file, 'wx');
-  try {
-    let size = 0;
-    let batch: Buffer[] = [];
-    let batched = 0;
-    const write = async () => {
-      const { bytesWritten } = await handle.writev(batch);
-      if (bytesWritten !== batched) throw new Error(`short write to ${file}`);
-      size += batched;
-      batch = [];
-      batched = 0;
-    };
-    for await (const chunk of chunks) {
-      batch.push(chunk);
-      batched += chunk.length;
-      if (batched >= WRITE_BATCH_BYTES) await write();
-    }
-    if (batched > 0) await write();
-    await handle.sync();
-    return size;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Files under `root`: written to a temporary name, fsynced, then renamed into place. */
+/** Files under `root`, written by the writer thread (file-writer.ts). */
 export function createLocalStorage(root: string): Storage {
   const resolve = (key: string) => {
     const full = path.resolve(root, key);
@@ -49,17 +14,7 @@ export function createLocalStorage(root: string): Storage {
   };
   return {
     async put(key, body, _contentType) {
-      const target = resolve(key);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temp = `${target}.${newId()}.partial`;
-      try {
-        const size = await writeDurably(temp, Buffer.isBuffer(body) ? [body] : body);
-        await rename(temp, target);
-        return { size };
-      } catch (err) {
-        await rm(temp, { force: true });
-        throw err;
-      }
+      return writeFileDurably(resolve(key), Buffer.isBuffer(body) ? [body] : body);
     },
     async get(key) {
       const full = resolve(key);

@@ -7,6 +7,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ConfigError } from '../../config.js';
 import type { Storage } from './storage.js';
@@ -95,17 +96,19 @@ export function createS3Storage(location: S3Location): Storage {
   return {
     async put(key, body, contentType) {
       let size = 0;
+      const hash = createHash('sha256');
       let sourceError: unknown = null;
-      // Count on the way through (the body is a one-pass stream of unknown length) and keep
-      // the source's own error: it is the real cause when the upload then fails.
+      // Count and hash on the way through (the body is a one-pass stream of unknown length) and
+      // keep the source's own error: it is the real cause when the upload then fails.
       const counted = Buffer.isBuffer(body)
         ? body
         : Readable.from(
             (async function* () {
               try {
                 for await (const chunk of body) {
-                  size += (chunk as Buffer).length;
-                  yield chunk as Buffer;
+                  size += chunk.length;
+                  hash.update(chunk);
+                  yield chunk;
                 }
               } catch (err) {
                 sourceError = err;
@@ -113,7 +116,10 @@ export function createS3Storage(location: S3Location): Storage {
               }
             })(),
           );
-      if (Buffer.isBuffer(body)) size = body.length;
+      if (Buffer.isBuffer(body)) {
+        size = body.length;
+        hash.update(body);
+      }
       // A multipart upload becomes visible only when completed, and lib-storage aborts it on
       // any failure (including an error from the source stream), so the object is whole or absent.
       const upload = new Upload({
@@ -129,7 +135,7 @@ export function createS3Storage(location: S3Location): Storage {
         // hide why the upload stopped, e.g. a 413 from the size limit.
         throw sourceError ?? err;
       }
-      return { size };
+      return { size, sha256: hash.digest('hex') };
     },
     async get(key) {
       try {

@@ -4,8 +4,15 @@ import { createLocalStorage } from './local-storage.js';
 
 /** Where files live: local disk by default, or an S3-compatible bucket. Keys are ours, never user input. */
 export type Storage = {
-  /** Streams a body to `key`; the object appears whole or not at all. Returns its size. */
-  put: (key: string, body: Readable | Buffer, contentType: string) => Promise<{ size: number }>;
+  /**
+   * Streams a body to `key`; the object appears whole or not at all. Returns its size and the
+   * SHA-256 (hex) of its bytes.
+   */
+  put: (
+    key: string,
+    body: AsyncIterable<Uint8Array> | Buffer,
+    contentType: string,
+  ) => Promise<{ size: number; sha256: string }>;
   /** Streams an object; rejects with code 'ENOENT' when missing. */
   get: (key: string) => Promise<Readable>;
   /** Reads bytes [start, end] inclusive (for cheap structure checks of large files). */

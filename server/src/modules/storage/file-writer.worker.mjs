@@ -1,0 +1,92 @@
+// @ts-check
+// The writer thread of file-writer.ts (plain JavaScript: a worker runs outside tsx's loader).
+// Each file arrives as batches of bytes tagged with the id of its write: the first batch names
+// the target, and the last one asks for the end. Bytes go to a temporary name beside the target
+// and into a SHA-256 as they come; at the end the file is fsynced (in libuv's pool, so other
+// files go on meanwhile), closed and renamed into place. Every message gets one answer: an ack,
+// the written file's size and digest, or its error. A failed file is removed.
+import { createHash, randomUUID } from 'node:crypto';
+import { closeSync, fsync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { parentPort } from 'node:worker_threads';
+
+/** @typedef {{ fd: number; temp: string; target: string; hash: import('node:crypto').Hash; size: number }} OpenFile */
+
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
+/** @type {Map<number, OpenFile>} */
+const files = new Map();
+
+port.on(
+  'message',
+  /** @param {{ id: number; target?: string; data?: ArrayBuffer; end?: boolean; abort?: boolean }} m */
+  (m) => {
+    try {
+      let file = files.get(m.id);
+      if (m.abort) {
+        if (file) discard(m.id, file);
+        port.postMessage({ id: m.id });
+        return;
+      }
+      if (!file) {
+        if (m.target === undefined) throw new Error(`no file is being written as ${m.id}`);
+        file = create(m.id, m.target);
+      }
+      if (m.data) append(file, new Uint8Array(m.data));
+      if (m.end) finish(m.id, file);
+      else port.postMessage({ id: m.id });
+    } catch (err) {
+      fail(m.id, err);
+    }
+  },
+);
+
+/** @param {number} id @param {string} target */
+function create(id, target) {
+  mkdirSync(path.dirname(target), { recursive: true });
+  const temp = `${target}.${randomUUID()}.partial`;
+  /** @type {OpenFile} */
+  const file = { fd: openSync(temp, 'wx'), temp, target, hash: createHash('sha256'), size: 0 };
+  files.set(id, file);
+  return file;
+}
+
+/** @param {OpenFile} file @param {Uint8Array} bytes */
+function append(file, bytes) {
+  for (let done = 0; done < bytes.length;) done += writeSync(file.fd, bytes, done);
+  file.hash.update(bytes);
+  file.size += bytes.length;
+}
+
+/** @param {number} id @param {OpenFile} file */
+function finish(id, file) {
+  fsync(file.fd, (err) => {
+    try {
+      if (err) throw err;
+      closeSync(file.fd);
+      file.fd = -1;
+      renameSync(file.temp, file.target);
+      files.delete(id);
+      port.postMessage({ id, size: file.size, sha256: file.hash.digest('hex') });
+    } catch (error) {
+      fail(id, error);
+    }
+  });
+}
+
+/** @param {number} id @param {OpenFile} file */
+function discard(id, file) {
+  files.delete(id);
+  if (file.fd >= 0) closeSync(file.fd);
+  rmSync(file.temp, { force: true });
+}
+
+/** @param {number} id @param {unknown} err */
+function fail(id, err) {
+  const file = files.get(id);
+  try {
+    if (file) discard(id, file);
+  } finally {
+    const { message, code } = /** @type {{ message?: string; code?: string }} */ (err ?? {});
+    port.postMessage({ id, error: { message: message ?? String(err), code } });
+  }
+}
