@@ -1,24 +1,28 @@
 // @ts-check
 // The writer thread of file-writer.ts (plain JavaScript: a worker runs outside tsx's loader).
-// Each file arrives as batches of bytes tagged with the id of its write: the first batch names
-// the target, and the last one asks for the end. Bytes go to a temporary name beside the target
-// and into a SHA-256 as they come; at the end the file is fsynced (in libuv's pool, so other
-// files go on meanwhile), closed and renamed into place. Every message gets one answer: an ack,
-// the written file's size and digest, or its error. A failed file is removed.
+// Each file arrives as batches tagged with the id of its write: a batch is a slot of the memory
+// shared with the event loop, and how many of its bytes to take. The first batch names the
+// target, and the last one asks for the end. Bytes go to a temporary name beside the target and
+// into a SHA-256 as they come; at the end the file is fsynced (in libuv's pool, so other files
+// go on meanwhile), closed and renamed into place. Every message gets one answer, which frees
+// its slot: an ack, the written file's size and digest, or its error. A failed file is removed.
 import { createHash, randomUUID } from 'node:crypto';
 import { closeSync, fsync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 
 /** @typedef {{ fd: number; temp: string; target: string; hash: import('node:crypto').Hash; size: number }} OpenFile */
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
+const { memory, slotBytes } = /** @type {{ memory: SharedArrayBuffer; slotBytes: number }} */ (
+  workerData
+);
 /** @type {Map<number, OpenFile>} */
 const files = new Map();
 
 port.on(
   'message',
-  /** @param {{ id: number; target?: string; data?: ArrayBuffer; end?: boolean; abort?: boolean }} m */
+  /** @param {{ id: number; target?: string; slot?: number; length?: number; end?: boolean; abort?: boolean }} m */
   (m) => {
     try {
       let file = files.get(m.id);
@@ -31,7 +35,7 @@ port.on(
         if (m.target === undefined) throw new Error(`no file is being written as ${m.id}`);
         file = create(m.id, m.target);
       }
-      if (m.data) append(file, new Uint8Array(m.data));
+      if (m.slot !== undefined) append(file, new Uint8Array(memory, m.slot * slotBytes, m.length));
       if (m.end) finish(m.id, file);
       else port.postMessage({ id: m.id });
     } catch (err) {
