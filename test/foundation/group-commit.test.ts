@@ -1,7 +1,11 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withUnflushedCommits } from '../../server/src/db/database.js';
 import { newId, nowIso } from '../../server/src/lib/ids.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
+import { waitUntil } from '../faults/support.js';
 import { quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 
@@ -85,5 +89,43 @@ describe('group commit on sqlite', () => {
     const after = await metric();
     expect(after).toBeGreaterThan(before);
     expect(after).toBe(ctx.db.walFlushes());
+  });
+
+  it('checkpoints the log off the event loop, keeping it bounded, and counts it in /metrics', async () => {
+    const walBytes = () => statSync(path.join(ctx.config.dataDir, 'signet.db-wal')).size;
+    const page = 'x'.repeat(4000);
+    const before = ctx.db.walCheckpoints()!;
+    // About 4 000 pages (16 MB) written in 400 commits, with pauses a checkpoint can run in.
+    for (let round = 0; round < 40; round++) {
+      await ctx.db.kysely.transaction().execute(async (trx) => {
+        for (let i = 0; i < 10; i++) {
+          await trx
+            .insertInto('users')
+            .values({
+              id: newId(),
+              email: `${newId()}@example.com`,
+              name: page,
+              password_hash: 'x',
+              email_verified_at: null,
+              created_at: nowIso(),
+              updated_at: nowIso(),
+            })
+            .execute();
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await waitUntil(() => ctx.db.walCheckpoints()! > before, 'a checkpoint');
+    // The event loop's connection never checkpoints by itself...
+    expect(
+      (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(ctx.db.kysely))
+        .rows[0].wal_autocheckpoint,
+    ).toBe(0);
+    // ...yet the log is reused, not grown to hold everything written.
+    expect(walBytes()).toBeLessThan(8 * 1024 * 1024);
+    const text = (await ctx.app.inject('/metrics')).body;
+    expect(Number(/^signet_sqlite_wal_checkpoints_total (\d+)$/m.exec(text)![1])).toBe(
+      ctx.db.walCheckpoints(),
+    );
   });
 });

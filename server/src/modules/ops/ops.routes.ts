@@ -32,6 +32,17 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
       },
     });
   }
+  if (deps.db.walCheckpoints() !== null) {
+    new Counter({
+      name: 'signet_sqlite_wal_checkpoints_total',
+      help: "Checkpoints of SQLite's write-ahead log into the database file, run off the event loop",
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(deps.db.walCheckpoints() ?? 0);
+      },
+    });
+  }
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: reply.statusCode });
