@@ -58,7 +58,7 @@ describe.each(ENGINES)('file names on %s', (engine) => {
     };
     expect(res.status, JSON.stringify(json)).toBe(201);
     const { document } = json;
-    expect(document.file).toBe(`documents/${document.id}/original.pdf`);
+    expect(document.file).toBe(`documents/${document.id.slice(-2)}/${document.id}.original.pdf`);
     expect(document.originalFile).not.toMatch(/[/\\\u0000-\u001f\u007f]/);
     expect(document.originalFile).not.toBe('..');
     expect(document.originalFile.length).toBeGreaterThan(0);
@@ -66,7 +66,7 @@ describe.each(ENGINES)('file names on %s', (engine) => {
     const keys = storedFiles(ctx.config.dataDir)
       .map((f) => f.key)
       .filter((k) => k.includes(document.id));
-    expect(keys).toEqual([`documents/${document.id}/original.pdf`]);
+    expect(keys).toEqual([document.file]);
     expect(readdirSync(path.join(ctx.config.dataDir, 'files'))).toEqual(['documents']);
     expect(existsSync('/tmp/pwned')).toBe(false);
 

@@ -88,7 +88,7 @@ describe('local storage', () => {
     writeFileSync(path.join(root, 'documents', 'blocked'), 'not a folder');
     await expect(
       storage.put('documents/blocked/original.pdf', Buffer.from('%PDF-1.7'), 'x'),
-    ).rejects.toMatchObject({ code: 'EEXIST' });
+    ).rejects.toMatchObject({ code: 'ENOTDIR' });
     // Streamed slowly: the error comes back while the next batch is still being read.
     async function* slow() {
       for (let i = 0; i < 64; i++) {
@@ -97,7 +97,7 @@ describe('local storage', () => {
       }
     }
     await expect(storage.put('documents/blocked/original.pdf', slow(), 'x')).rejects.toMatchObject({
-      code: 'EEXIST',
+      code: 'ENOTDIR',
     });
     const bytes = randomBytes(5000);
     expect(await storage.put('documents/after/original.pdf', bytes, 'x')).toEqual({

@@ -1,6 +1,4 @@
-import { readdirSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/src/lib/ids.js';
@@ -8,6 +6,7 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
+import { storedFiles } from '../faults/support.js';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 // Row ids are UUID v7 (RFC 9562; docs/architecture.md): version 7, variant 10.
@@ -24,14 +23,6 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
   });
   afterAll(() => ctx.close());
 
-  const storedFiles = () => {
-    const dir = path.join(ctx.config.dataDir, 'files', 'documents');
-    try {
-      return readdirSync(dir, { recursive: true });
-    } catch {
-      return [];
-    }
-  };
   const counts = async () => ({
     documents: Number(
       (
@@ -41,7 +32,7 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
           .executeTakeFirstOrThrow()
       ).n,
     ),
-    files: storedFiles().length,
+    files: storedFiles(ctx.config.dataDir).length,
     emails: Number(
       (
         await ctx.db.kysely
@@ -108,7 +99,8 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
     expect(document.id).toMatch(UUID);
     expect(document.createdAt).toMatch(ISO_MS);
     expect(document.updatedAt).toMatch(ISO_MS);
-    expect(document.file).toBe(`documents/${document.id}/original.pdf`);
+    // documents/<shard: the id's last two hex digits>/<id>.original.pdf
+    expect(document.file).toBe(`documents/${document.id.slice(-2)}/${document.id}.original.pdf`);
     expect(document.downloadUrl).toMatch(/^http:\/\/localhost:3000\/api\/files\//);
     expect(signees).toHaveLength(2);
     for (const s of signees) {

@@ -99,7 +99,7 @@ describe.each(ENGINES)('S3-compatible storage on %s', (engine) => {
     const created = await quickCreate(ctx, owner.apiKey, { tenantId, file: pdf });
     expect(created.status).toBe(201);
     const { id, file } = created.body.document;
-    expect(file).toBe(`documents/${id}/original.pdf`);
+    expect(file).toBe(`documents/${id.slice(-2)}/${id}.original.pdf`);
     expect(await storedKeys()).toContain(file);
     expect((await readAll(ctx.deps.storage, file)).equals(pdf)).toBe(true);
 

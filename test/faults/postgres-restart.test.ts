@@ -8,6 +8,7 @@ import { createTestContext, type TestContext } from '../helpers/context.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 import { storedFiles } from './support.js';
+import { documentIdOfKey } from '../../server/src/modules/storage/keys.js';
 
 // A throwaway cluster of this test's own: it is stopped and started under load, which the
 // shared test server must never be.
@@ -176,7 +177,7 @@ describe('PostgreSQL restarting under load', () => {
       (await ctx.db.kysely.selectFrom('documents').select('id').execute()).map((r) => r.id),
     );
     for (const f of storedFiles(ctx.config.dataDir)) {
-      expect(ids.has(f.key.split('/')[1]), f.key).toBe(true);
+      expect(ids.has(documentIdOfKey(f.key)!), f.key).toBe(true);
     }
   });
 });

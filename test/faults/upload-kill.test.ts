@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentFileKey, documentIdOfKey } from '../../server/src/modules/storage/keys.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
@@ -35,7 +36,6 @@ describe.each(ENGINES)('SIGKILL during upload on %s', (engine) => {
 
   const documentIds = async () =>
     new Set((await ctx.db.kysely.selectFrom('documents').select('id').execute()).map((r) => r.id));
-  const idOf = (key: string) => key.split('/')[1];
   const fileOf = (key: string) => path.join(ctx.config.dataDir, 'files', key);
 
   async function expectEveryRowHasItsFile() {
@@ -93,11 +93,12 @@ describe.each(ENGINES)('SIGKILL during upload on %s', (engine) => {
     expect(leftovers.some((f) => f.key.endsWith('.partial'))).toBe(true);
 
     ageEveryStoredFile();
+    // Orphans in both layouts: a folder per document (before 2026-11-23), and shard folders.
     const oldOrphan = `documents/${randomUUID()}/original.pdf`;
     plantFile(oldOrphan);
     ageEveryStoredFile();
     // Another process's upload in flight: its file exists, its row does not yet.
-    const youngOrphan = `documents/${randomUUID()}/original.pdf`;
+    const youngOrphan = documentFileKey(randomUUID(), 'original.pdf');
     plantFile(youngOrphan);
 
     const second = await spawnService(env);
@@ -111,7 +112,7 @@ describe.each(ENGINES)('SIGKILL during upload on %s', (engine) => {
       expect(await expectEveryRowHasItsFile()).toBe(rowsAfterKill);
       const ids = await documentIds();
       const remaining = storedFiles(ctx.config.dataDir);
-      const orphans = remaining.filter((f) => !ids.has(idOf(f.key)));
+      const orphans = remaining.filter((f) => !ids.has(documentIdOfKey(f.key)!));
       expect(orphans.map((f) => f.key)).toEqual([youngOrphan]);
       expect(remaining.some((f) => f.key.endsWith('.partial'))).toBe(false);
       expect(existsSync(fileOf(oldOrphan))).toBe(false);
@@ -130,8 +131,11 @@ describe.each(ENGINES)('SIGKILL during upload on %s', (engine) => {
   });
 
   it('`signet cleanup` removes orphans on demand, honouring --grace', async () => {
-    const orphan = `documents/${randomUUID()}/original.pdf`;
+    const orphan = documentFileKey(randomUUID(), 'original.pdf');
     plantFile(orphan);
+    // Files in documents/ whose names are not ours are never judged orphans.
+    const foreign = ['documents/ab/notes.pdf', `documents/ab/${randomUUID()}`, 'documents/readme'];
+    foreign.forEach(plantFile);
     const cli = (grace: string) =>
       run('node', ['bin/signet.mjs', 'cleanup', '--grace', grace], {
         env: { ...process.env, ...env, LOG_LEVEL: 'silent' },
@@ -142,6 +146,7 @@ describe.each(ENGINES)('SIGKILL during upload on %s', (engine) => {
     const removed = await cli('0');
     expect(removed.stdout).toContain(`deleted ${orphan}`);
     expect(existsSync(fileOf(orphan))).toBe(false);
+    for (const key of foreign) expect(existsSync(fileOf(key)), key).toBe(true);
     await expectEveryRowHasItsFile();
   });
 });

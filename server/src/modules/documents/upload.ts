@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
+import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import type { StoredUpload } from './documents.service.js';
 import { createEndsKeeper, type UploadEnds } from './pdf-check.js';
@@ -51,7 +52,7 @@ export async function readQuickCreateParts(
           continue;
         }
         const documentId = newId();
-        const key = `documents/${documentId}/original.pdf`;
+        const key = documentFileKey(documentId, 'original.pdf');
         const keeper = createEndsKeeper();
         // Stop at the limit instead of reading (and discarding) the rest of the upload.
         part.file.on('limit', () =>

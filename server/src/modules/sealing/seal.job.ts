@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/database.js';
 import { defineJob } from '../../jobs/runner.js';
@@ -7,6 +6,7 @@ import { listAudit, recordAudit } from '../documents/audit.js';
 import * as repo from '../documents/documents.repo.js';
 import { recordStatusChange } from '../events/events.service.js';
 import { SEAL_JOB } from '../signing/signing.service.js';
+import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
 
@@ -58,9 +58,8 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     certificate: await deps.certificate(),
     tsaUrl: deps.tsaUrl ?? undefined,
   });
-  const key = `documents/${document.id}/sealed.pdf`;
-  await deps.storage.put(key, Buffer.from(sealed), 'application/pdf');
-  const hash = createHash('sha256').update(sealed).digest('hex');
+  const key = documentFileKey(document.id, 'sealed.pdf');
+  const { sha256: hash } = await deps.storage.put(key, Buffer.from(sealed), 'application/pdf');
   const now = nowIso();
   await deps.db.kysely.transaction().execute(async (trx) => {
     const moved = await repo.transitionDocument(trx, {

@@ -9,6 +9,7 @@ import { recordAudit, type RequestOrigin } from '../documents/audit.js';
 import * as repo from '../documents/documents.repo.js';
 import { currentWave, inviteSignees } from '../documents/sending.service.js';
 import { recordStatusChange } from '../events/events.service.js';
+import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 
 /** What the signing flow needs. */
@@ -114,7 +115,7 @@ export async function signDocument(
   if (input.signature.type === 'drawn') {
     // Stored before the transaction; content-addressed so a retry writes the same key.
     const digest = createHash('sha256').update(input.signature.image).digest('hex').slice(0, 16);
-    signatureFile = `documents/${document.id}/signatures/${signee.id}-${digest}.png`;
+    signatureFile = documentFileKey(document.id, `signature-${signee.id}-${digest}.png`);
     await deps.storage.put(signatureFile, input.signature.image, 'image/png');
   }
   const now = nowIso();

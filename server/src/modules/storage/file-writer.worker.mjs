@@ -46,10 +46,18 @@ port.on(
 
 /** @param {number} id @param {string} target */
 function create(id, target) {
-  mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${randomUUID()}.partial`;
+  let fd;
+  try {
+    fd = openSync(temp, 'wx');
+  } catch (err) {
+    // The folder is made on its first file only: making it is as costly as making the file.
+    if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw err;
+    mkdirSync(path.dirname(target), { recursive: true });
+    fd = openSync(temp, 'wx');
+  }
   /** @type {OpenFile} */
-  const file = { fd: openSync(temp, 'wx'), temp, target, hash: createHash('sha256'), size: 0 };
+  const file = { fd, temp, target, hash: createHash('sha256'), size: 0 };
   files.set(id, file);
   return file;
 }

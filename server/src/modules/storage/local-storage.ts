@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileDurably } from './file-writer.js';
+import { documentIdOfKey } from './keys.js';
 import type { Storage } from './storage.js';
 
 /** Files under `root`, written by the writer thread (file-writer.ts). */
@@ -35,8 +36,11 @@ export function createLocalStorage(root: string): Storage {
     async delete(key) {
       const full = resolve(key);
       await rm(full, { force: true });
-      // Keys are <kind>/<id>/<file>: drop the per-object folder once it is empty.
-      await rmdir(path.dirname(full)).catch(() => {});
+      // A folder of the earlier per-document layout (documents/<id>/…) goes once empty; the
+      // shard folders of keys.ts stay, for the files to come.
+      if (documentIdOfKey(key) === path.basename(path.dirname(full))) {
+        await rmdir(path.dirname(full)).catch(() => {});
+      }
     },
     async list(prefix) {
       const base = resolve(prefix.replace(/\/$/, '') || '.');

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { documentIdOfKey } from './keys.js';
 import type { Storage } from './storage.js';
 
 /** What one cleanup pass did. */
@@ -12,7 +13,6 @@ export type OrphanCleanupResult = {
 };
 
 const PREFIX = 'documents/';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Bounded IN lists: a bucket can hold millions of keys, a statement should not.
 const BATCH = 500;
 
@@ -44,9 +44,9 @@ export async function cleanOrphanFiles(deps: {
       } else keptYoung++;
       continue;
     }
-    const id = key.slice(PREFIX.length).split('/')[0];
+    const id = documentIdOfKey(key);
     // Keys we did not make are not ours to judge.
-    if (!UUID.test(id)) continue;
+    if (!id) continue;
     const files = byDocument.get(id) ?? [];
     files.push({ key, old });
     byDocument.set(id, files);
