@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makePdf } from '../test/helpers/pdf.js';
 import { startBenchPostgres, type BenchPostgres } from './support/postgres.js';
+import { markDeletion } from './support/scratch-files.js';
 import * as proc from './support/processes.js';
 
 /** How the benchmark runs; every field has a default. */
@@ -314,6 +315,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
     await receiver.close();
     await postgres?.close();
     rmSync(dataDir, { recursive: true, force: true });
+    markDeletion();
   }
 }
 

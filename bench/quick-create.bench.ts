@@ -10,7 +10,9 @@
 // server is a child process and the load generator (autocannon) runs here; the order of the
 // targets rotates each round so drift of the machine falls on all; figures are medians. The
 // servers' CPU time per request (all their threads) is printed too: on this shared 2-core
-// machine it varies less than requests per second.
+// machine it varies less than requests per second. Stored files are emptied after each window
+// and a run right after another waits a minute (support/scratch-files.ts): deleting the last
+// run's files made creating files slow for minutes, unevenly across the targets.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +31,7 @@ import {
   withCpuPerRequest,
 } from './support/processes.js';
 import { runAutocannon, type LoadRun } from './support/autocannon.js';
+import { emptyFiles, markDeletion, settleAfterDeletion } from './support/scratch-files.js';
 
 /** How the benchmark runs; every field has a default. */
 export type QuickCreateBenchOptions = {
@@ -84,7 +87,14 @@ export function buildQuickCreateBody(tenantId: string, pdf: Buffer): Buffer {
   ]);
 }
 
-type Target = { name: string; url: string; pid: number; headers: Record<string, string> };
+/** A server under load; `files` is where it stores uploads. */
+type Target = {
+  name: string;
+  url: string;
+  pid: number;
+  headers: Record<string, string>;
+  files: string;
+};
 
 async function load(
   target: Target,
@@ -134,6 +144,7 @@ export async function runQuickCreateBench(
   const bareDir = mkdtempSync(path.join(tmpdir(), 'signet-bench-bare-'));
   let postgres: BenchPostgres | null = null;
   try {
+    await settleAfterDeletion(log);
     if (engine === 'postgres') postgres = await startBenchPostgres({ durable: true });
     const startBare = async (fsync: boolean) => {
       const port = await freePort();
@@ -148,7 +159,7 @@ export async function runQuickCreateBench(
         ...(fsync ? ['--fsync'] : []),
       ]);
       await waitForOk(`http://127.0.0.1:${port}/`, child);
-      return { url: `http://127.0.0.1:${port}/upload`, pid: child.pid! };
+      return { url: `http://127.0.0.1:${port}/upload`, pid: child.pid!, files: dir };
     };
     const bareServer = await startBare(false);
     const durableServer = await startBare(true);
@@ -174,9 +185,9 @@ export async function runQuickCreateBench(
       throw new Error(`quick-create probe: ${probe.status} ${await probe.text()}`);
 
     const targets: Target[] = [
-      { name: 'bare', url: bareServer.url, pid: bareServer.pid, headers: {} },
-      { name: 'bare + fsync', url: durableServer.url, pid: durableServer.pid, headers: {} },
-      { name: 'service', url: serviceUrl, pid: service.pid, headers: auth },
+      { name: 'bare', headers: {}, ...bareServer },
+      { name: 'bare + fsync', headers: {}, ...durableServer },
+      { name: 'service', url: serviceUrl, pid: service.pid, headers: auth, files: dataDir },
     ];
     const runs = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
     const measure = async (target: Target, duration: number) => {
@@ -184,6 +195,8 @@ export async function runQuickCreateBench(
       if (run.non2xx + run.errors > 0) {
         throw new Error(`${target.name}: ${run.non2xx} non-2xx and ${run.errors} errors`);
       }
+      // Thousands of 200 KB files a second: give their space back before the next window.
+      emptyFiles(target.files, '.pdf');
       return run;
     };
 
@@ -230,6 +243,7 @@ export async function runQuickCreateBench(
     await postgres?.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(bareDir, { recursive: true, force: true });
+    markDeletion();
   }
 }
 
