@@ -82,6 +82,42 @@ describe('local storage', () => {
     expect(allFiles().filter((f) => f.includes('/failed/'))).toEqual([]);
   });
 
+  it('replaces an existing key whole: a reader sees the old file until the new one is done', async () => {
+    const key = 'documents/replaced/sealed.pdf';
+    const before = randomBytes(100_000);
+    await storage.put(key, before, 'x');
+    const after = randomBytes(2 * 1024 * 1024);
+    let seenWhileWriting: Buffer | null = null;
+    // Read once several batches have gone to the thread (one is answered before the next goes).
+    async function* watched() {
+      let sent = 0;
+      for await (const chunk of chunked(after)) {
+        if (sent > 1.5 * 1024 * 1024) seenWhileWriting ??= readFileSync(path.join(root, key));
+        sent += chunk.length;
+        yield chunk;
+      }
+    }
+    expect(await storage.put(key, watched(), 'x')).toEqual({
+      size: after.length,
+      sha256: sha256(after),
+    });
+    expect(seenWhileWriting!.equals(before)).toBe(true);
+    expect(readFileSync(path.join(root, key)).equals(after)).toBe(true);
+    expect(allFiles().filter((f) => f.includes('/replaced/'))).toEqual([path.join(root, key)]);
+  });
+
+  it('keeps the existing file when its replacement fails midway', async () => {
+    const key = 'documents/kept/sealed.pdf';
+    const before = randomBytes(50_000);
+    await storage.put(key, before, 'x');
+    const error = new Error('seal interrupted');
+    await expect(
+      storage.put(key, chunked(randomBytes(3 * 1024 * 1024), { after: 1024 * 1024, error }), 'x'),
+    ).rejects.toBe(error);
+    expect(readFileSync(path.join(root, key)).equals(before)).toBe(true);
+    expect(allFiles().filter((f) => f.includes('/kept/'))).toEqual([path.join(root, key)]);
+  });
+
   it('reports a file system error with its code, and goes on serving', async () => {
     // A file where the key's folder would go.
     mkdirSync(path.join(root, 'documents'), { recursive: true });

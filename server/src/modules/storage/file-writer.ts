@@ -30,13 +30,14 @@ type Answer = {
 export type WrittenFile = { size: number; sha256: string };
 
 /**
- * Writes files durably on a thread of its own: bytes go to a temporary name beside `target`,
- * are hashed there, fsynced and renamed into place, so the file appears whole or not at all.
+ * Writes files durably on a thread of its own: a new `target` is written in place, one that
+ * exists is replaced through a temporary name and a rename (readers see the old file or the new
+ * one); the bytes are hashed there and fsynced before the answer.
  *
- * Why a thread: on the event loop, each of a file's mkdir, open, write, fsync, close and rename
- * is a round trip to libuv's pool, and together with the hash they were a third of the event
- * loop's time per upload (docs/architecture.md, "Performance"). Here the event loop only copies
- * the bytes into memory it shares with the thread. Shared, not transferred: buffers moved between
+ * Why a thread: on the event loop, each of a file's open, write, fsync and close is a round
+ * trip to libuv's pool, and together with the hash they were a third of the event loop's time
+ * per upload (docs/architecture.md, "Performance"). Here the event loop only copies the bytes
+ * into memory it shares with the thread. Shared, not transferred: buffers moved between
  * threads count as new external memory on each arrival, and at a few hundred uploads a second
  * that alone set off a full garbage collection several times a second. The thread is started
  * on first use, shared by the process, and does not keep it alive when idle.
