@@ -3,11 +3,11 @@
 // A file-creating benchmark writes tens of gigabytes (one 200 KB file per request, thousands a
 // second) and deleting them afterwards frees as many inodes. On ext4 without a journal, as on
 // these VMs, creating a file skips every free inode of its group deleted in the last 60 s (300 s
-// while the inode's table block is not yet written back), one buffer lookup each: right after
-// a run deleted 200 000 files, the service's kernel time per stored file went from 0.32 ms to
-// 1.04 ms, and the targets were not slowed alike. So stored files are emptied, not deleted, between
-// measurements (their space comes back, their inodes stay in use), and a run that follows a
-// deletion by a benchmark waits until the kernel reuses those inodes without looking.
+// while the inode's table block is not yet written back), one buffer lookup each: right after a
+// run deleted 200 000 files, the service's kernel time per stored file went from 0.32 ms to
+// 1.04 ms, and the targets were not slowed alike. So stored files are emptied, not deleted,
+// between measurements (their space comes back, their inodes stay in use), and a run that
+// follows a deletion by a benchmark waits until the kernel reuses those inodes without looking.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
