@@ -79,8 +79,9 @@ export async function writeFileDurably(
     return { size: size!, sha256: sha256! };
   } catch (err) {
     if (slot !== null) writer.release(slot);
-    // Whatever failed (the source, or the thread), the temporary file goes, once the thread has
-    // answered the batch it holds (one message per write at a time).
+    // Whatever failed (the source, or the thread), the unfinished file goes (the new one, or the
+    // temporary one of a replacement), once the thread has answered the batch it holds (one
+    // message per write at a time).
     await pending?.catch(() => {});
     if (!first) await writer.request({ id, abort: true }).catch(() => {});
     throw err;

@@ -5,8 +5,10 @@ import { createLocalStorage } from './local-storage.js';
 /** Where files live: local disk by default, or an S3-compatible bucket. Keys are ours, never user input. */
 export type Storage = {
   /**
-   * Streams a body to `key`; the object appears whole or not at all. Returns its size and the
-   * SHA-256 (hex) of its bytes.
+   * Streams a body to `key`, durably before it resolves; returns its size and the SHA-256 (hex)
+   * of its bytes. An existing object is replaced whole: readers see the old one or the new one.
+   * A new key may be visible part-written until then (local files are written in place), so
+   * nothing may refer to a key before its put resolves; a failed put removes what it wrote.
    */
   put: (
     key: string,
