@@ -17,7 +17,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { signWebhookPayload } from '../sdk/src/verify-webhook.js';
+import { signWebhookPayload } from '../sdk/src/webhook-signature.js';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import { openDatabase } from '../server/src/db/database.js';

@@ -1,10 +1,19 @@
-// Signet webhook signature: `X-Service-Signature: t=<unix-seconds>,v1=<hex>` where
-// v1 = HMAC-SHA256(secret, `${t}.` + raw body bytes). This file is shared by the server
-// (signing deliveries) and receivers (verifying them), so it depends on node:crypto only.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// Verifying a Signet webhook delivery: the signature (webhook-signature.ts), then the event
+// envelope of the specification.
+import {
+  DEFAULT_TOLERANCE_SECONDS,
+  checkWebhookSignature,
+  toBytes,
+  type WebhookRawBody,
+  type WebhookSignatureFailure,
+} from './webhook-signature.js';
 
-/** Raw request body exactly as received; a string is taken as its UTF-8 bytes. */
-export type WebhookRawBody = Buffer | Uint8Array | string;
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  signWebhookPayload,
+  type WebhookRawBody,
+  type WebhookSignatureFailure,
+} from './webhook-signature.js';
 
 export type WebhookEventType = 'document.status_changed' | 'signee.status_changed';
 
@@ -47,15 +56,6 @@ export type SigneeStatusChangedEvent = {
 /** The webhook event envelope of the specification, discriminated by `type`. */
 export type WebhookEvent = DocumentStatusChangedEvent | SigneeStatusChangedEvent;
 
-/** Signature or timestamp problems: the request is not authentic (answer 401). */
-export type WebhookSignatureFailure =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'invalid_timestamp'
-  | 'invalid_signature_format'
-  | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch';
-
 /** Authentic request whose body is not a usable event. */
 export type WebhookPayloadFailure = 'invalid_json' | 'invalid_payload' | 'unsupported_event_type';
 
@@ -74,8 +74,6 @@ export type VerifyWebhookOptions = {
   now?: () => number;
 };
 
-export const DEFAULT_TOLERANCE_SECONDS = 300;
-
 const SIGNATURE_FAILURES: ReadonlySet<string> = new Set<WebhookSignatureFailure>([
   'missing_header',
   'malformed_header',
@@ -92,53 +90,12 @@ export function isSignatureFailure(
   return SIGNATURE_FAILURES.has(reason);
 }
 
-/** Signs a raw body for delivery and returns the `X-Service-Signature` header value. */
-export function signWebhookPayload(
-  secret: string,
-  rawBody: WebhookRawBody,
-  timestampSeconds: number,
-): string {
-  assertSecret(secret);
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
-    throw new TypeError('timestampSeconds must be a non-negative integer (unix seconds)');
-  }
-  const t = String(timestampSeconds);
-  return `t=${t},v1=${computeDigest(secret, t, toBytes(rawBody)).toString('hex')}`;
-}
-
 /** Verifies a delivery per the specification, then parses and checks the event envelope. */
 export function verifyWebhook(options: VerifyWebhookOptions): VerifyWebhookResult {
-  const { secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = Date.now } = options;
-  assertSecret(secret);
-  if (!Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
-    throw new TypeError('toleranceSeconds must be a finite number >= 0');
-  }
-
-  const header = options.signatureHeader?.trim();
-  if (!header) return fail('missing_header');
-  const parsed = parseSignatureHeader(header);
-  if (!parsed) return fail('malformed_header');
-  const { t, v1 } = parsed;
-  if (!/^[0-9]+$/.test(t)) return fail('invalid_timestamp');
-  // Lowercase only, as the spec says: accepting other spellings would make two different
-  // header strings valid for one delivery, which nothing needs.
-  if (!/^[0-9a-f]{64}$/.test(v1)) return fail('invalid_signature_format');
-
-  // Two-sided: a timestamp far in the future is as suspicious as a stale one. Compared in
-  // fractional seconds so that exactly `toleranceSeconds` away is still accepted.
-  const ageSeconds = Math.abs(now() / 1000 - Number(t));
-  if (!(ageSeconds <= toleranceSeconds)) return fail('timestamp_out_of_tolerance');
-
-  // Digest the exact bytes received: re-serialized JSON would differ in whitespace or key
-  // order and never match.
+  const { toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = Date.now } = options;
+  const failure = checkWebhookSignature({ ...options, toleranceSeconds, now });
+  if (failure) return fail(failure);
   const body = toBytes(options.rawBody);
-  const expected = computeDigest(secret, t, body);
-  const received = Buffer.from(v1, 'hex');
-  // Both are 32 bytes here (v1 was checked to be 64 hex characters); the length test keeps
-  // timingSafeEqual from throwing should that check ever change.
-  if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
-    return fail('signature_mismatch');
-  }
 
   // Only now is the body trusted enough to parse.
   let payload: unknown;
@@ -152,51 +109,6 @@ export function verifyWebhook(options: VerifyWebhookOptions): VerifyWebhookResul
 
 function fail(reason: WebhookVerifyFailure): VerifyWebhookResult {
   return { ok: false, reason };
-}
-
-function assertSecret(secret: string): void {
-  // An empty key would make every signature forgeable; this is a configuration error,
-  // so it throws instead of quietly rejecting (or accepting) deliveries.
-  if (typeof secret !== 'string' || secret.length === 0) {
-    throw new TypeError('webhook secret must be a non-empty string');
-  }
-}
-
-function toBytes(rawBody: WebhookRawBody): Buffer {
-  if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
-  if (Buffer.isBuffer(rawBody)) return rawBody;
-  if (rawBody instanceof Uint8Array) {
-    return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
-  }
-  throw new TypeError('rawBody must be a Buffer, Uint8Array or string');
-}
-
-function computeDigest(secret: string, t: string, body: Buffer): Buffer {
-  // Two updates hash the same bytes as Buffer.concat([`${t}.`, body]) without copying the body.
-  return createHmac('sha256', secret).update(`${t}.`, 'utf8').update(body).digest();
-}
-
-// Exactly one `t` and one `v1`; unknown keys are ignored so that a future scheme (say v2)
-// can be added without breaking deployed receivers.
-function parseSignatureHeader(header: string): { t: string; v1: string } | null {
-  let t: string | undefined;
-  let v1: string | undefined;
-  for (const rawPart of header.split(',')) {
-    const part = rawPart.trim();
-    const eq = part.indexOf('=');
-    if (eq <= 0) return null;
-    const key = part.slice(0, eq);
-    const value = part.slice(eq + 1);
-    if (key === 't') {
-      if (t !== undefined) return null;
-      t = value;
-    } else if (key === 'v1') {
-      if (v1 !== undefined) return null;
-      v1 = value;
-    }
-  }
-  if (t === undefined || v1 === undefined) return null;
-  return { t, v1 };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

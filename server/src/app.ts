@@ -10,9 +10,14 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
+import type { Db } from './db/handle.js';
 import { refreshDirectReads } from './db/prepared.js';
 import { createAuth, sessionCookieSecret } from './http/auth.js';
+import {
+  findApiKeyWithUser,
+  findSessionUser,
+  touchApiKey,
+} from './modules/accounts/accounts.repo.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
@@ -160,7 +165,11 @@ export async function buildApp(options: {
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({
-    db,
+    users: {
+      findApiKey: (keyHash) => findApiKeyWithUser(db.kysely, keyHash),
+      findSessionUser: (tokenHash, now) => findSessionUser(db.kysely, tokenHash, now),
+      touchApiKey: (keyId, now) => touchApiKey(db.kysely, keyId, now),
+    },
     config,
     rateLimit: createRateLimiter({
       perSecond: config.rateLimitPerSecond,

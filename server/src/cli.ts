@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { AppError } from './http/errors.js';
+import { AppError } from './lib/errors.js';
 import { serve } from './main.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { cleanOrphanFiles } from './modules/storage/orphan-cleanup.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.js';
-import type { AppError } from '../../server/src/http/errors.js';
+import type { AppError } from '../../server/src/lib/errors.js';
 import { createLoginThrottle } from '../../server/src/modules/accounts/login-throttle.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { createUser, uniqueEmail, verificationTokenFor } from '../helpers/factories.js';

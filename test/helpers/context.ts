@@ -6,7 +6,8 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/src/app.js';
 import { loadConfig, type Config } from '../../server/src/config.js';
-import { openDatabase, type Db } from '../../server/src/db/database.js';
+import { openDatabase } from '../../server/src/db/database.js';
+import type { Db } from '../../server/src/db/handle.js';
 import { migrateToLatest } from '../../server/src/db/migrate.js';
 import type { App, AppDeps } from '../../server/src/http/types.js';
 

@@ -1,5 +1,5 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database.js';
+import type { Db } from './handle.js';
 import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-documents.js';
 import * as m0003webhooks from './migrations/0003-webhooks.js';

@@ -1,5 +1,5 @@
 import { SelectQueryNode, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
-import type { DbOrTrx } from '../jobs/queue.js';
+import type { DbOrTrx } from './handle.js';
 import type { Database } from './schema.js';
 
 // A string no caller's value can be: it marks where a named value goes in the compiled query.

@@ -1,14 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hkdfSync } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
 import { hashSecret, nowIso } from '../lib/ids.js';
-import {
-  findApiKeyWithUser,
-  findSessionUser,
-  touchApiKey,
-} from '../modules/accounts/accounts.repo.js';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 
 /** Who is calling: a user, through an API key or a browser session. */
 export type Principal = {
@@ -54,13 +48,42 @@ export function sessionTokenOf(request: FastifyRequest): string | null {
 // keeps a write off the hot path of every request.
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** Builds the preHandlers that authenticate requests. */
+/** The user an API key or session belongs to, as authentication reads it. */
+export type AuthUser = {
+  id: string;
+  email: string;
+  name: string;
+  email_verified_at: string | null;
+};
+
+/**
+ * The lookups authentication needs, injected by the app from the accounts repo so that http/
+ * depends on no domain module.
+ */
+export type UserLookups = {
+  /** A key by its hash, with its owner. */
+  findApiKey(keyHash: string): Promise<
+    | (AuthUser & {
+        keyId: string;
+        environment: string;
+        revoked_at: string | null;
+        last_used_at: string | null;
+      })
+    | undefined
+  >;
+  /** The user of an unexpired session token hash. */
+  findSessionUser(tokenHash: string, now: string): Promise<AuthUser | undefined>;
+  /** Records a key's last use. */
+  touchApiKey(keyId: string, now: string): Promise<void>;
+};
+
+/** Builds the route onRequest hooks that authenticate requests. */
 export function createAuth(deps: {
-  db: Db;
+  users: UserLookups;
   config: Config;
   rateLimit: (key: string, reply: FastifyReply) => void;
 }) {
-  const { db, config } = deps;
+  const { users, config } = deps;
   const ownPrefix = config.env === 'production' ? 'sk_live_' : 'sk_test_';
   const otherPrefix = config.env === 'production' ? 'sk_test_' : 'sk_live_';
   const publicOrigin = new URL(config.publicUrl).origin;
@@ -73,14 +96,14 @@ export function createAuth(deps: {
       );
     }
     if (!key.startsWith(ownPrefix)) throw new AppError('invalid_api_key');
-    const row = await findApiKeyWithUser(db.kysely, hashSecret(key));
+    const row = await users.findApiKey(hashSecret(key));
     if (!row) throw new AppError('invalid_api_key');
     if (row.revoked_at) throw new AppError('api_key_revoked', 'This API key has been revoked.');
     if (row.environment !== config.env) throw new AppError('wrong_environment');
     deps.rateLimit(row.keyId, reply);
     const now = nowIso();
     if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
-      await touchApiKey(db.kysely, row.keyId, now);
+      await users.touchApiKey(row.keyId, now);
     }
     return {
       userId: row.id,
@@ -107,7 +130,7 @@ export function createAuth(deps: {
         );
       }
     }
-    const user = await findSessionUser(db.kysely, hashSecret(token), nowIso());
+    const user = await users.findSessionUser(hashSecret(token), nowIso());
     if (!user) throw new AppError('unauthenticated', 'Your session has expired; log in again.');
     return {
       userId: user.id,
@@ -159,11 +182,11 @@ export function createAuth(deps: {
   return { requireUser, requireSession, requireVerifiedUser };
 }
 
-/** The authenticated principal; routes behind an auth preHandler always have one. */
+/** The authenticated principal; routes behind an auth hook always have one. */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError('unauthenticated');
   return request.principal;
 }
 
-/** The auth preHandlers, passed to every module's routes. */
+/** The auth onRequest hooks, passed to every module's routes. */
 export type Auth = ReturnType<typeof createAuth>;

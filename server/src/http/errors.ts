@@ -1,76 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-
-// One table from error code to HTTP status and title: the only place a status is chosen.
-const problems = {
-  malformed_request: [400, 'Malformed request'],
-  unauthenticated: [401, 'Authentication required'],
-  invalid_api_key: [401, 'Unknown API key'],
-  api_key_revoked: [401, 'API key revoked'],
-  wrong_environment: [401, 'API key belongs to the other environment'],
-  invalid_credentials: [401, 'Wrong e-mail or password'],
-  session_required: [401, 'A browser session is required'],
-  insufficient_credits: [402, 'Not enough signature credits'],
-  forbidden: [403, 'Not allowed'],
-  email_not_verified: [403, 'E-mail address not verified'],
-  cross_origin_rejected: [403, 'Cross-origin request rejected'],
-  url_expired: [403, 'URL expired'],
-  invalid_token: [400, 'Invalid or expired link'],
-  not_found: [404, 'Not found'],
-  method_not_allowed: [405, 'Method not allowed'],
-  invalid_status: [409, 'Not allowed in the current status'],
-  conflict: [409, 'Conflict'],
-  email_taken: [409, 'E-mail address already registered'],
-  not_your_turn: [409, 'Not your turn to sign'],
-  link_expired: [410, 'Signing link no longer valid'],
-  payload_too_large: [413, 'Payload too large'],
-  uri_too_long: [414, 'URI too long'],
-  unsupported_media_type: [415, 'Unsupported media type'],
-  validation_failed: [422, 'Invalid fields'],
-  idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
-  rate_limited: [429, 'Too many requests'],
-  reminder_cooldown: [429, 'Reminder cooldown in effect'],
-  internal_error: [500, 'Internal error'],
-  service_unavailable: [503, 'Service unavailable'],
-} as const satisfies Record<string, readonly [number, string]>;
-
-/** A machine-readable error code, part of the public interface. */
-export type ErrorCode = keyof typeof problems;
-
-/** One field-level problem in a 422 answer. */
-export type FieldError = { path: string; message: string };
-
-/** The one error type services throw; the handler turns it into problem+json. */
-export class AppError extends Error {
-  readonly code: ErrorCode;
-  readonly errors?: FieldError[];
-  readonly headers?: Record<string, string>;
-
-  constructor(
-    code: ErrorCode,
-    detail?: string,
-    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
-    super(detail ?? problems[code][1]);
-    this.code = code;
-    this.errors = extra.errors;
-    this.headers = extra.headers;
-  }
-
-  /** HTTP status of this error's code. */
-  get status(): number {
-    return problems[this.code][0];
-  }
-}
-
-/** Shorthand for a 422 with field errors. */
-export function validationError(errors: FieldError[], detail = 'Some fields are invalid.') {
-  return new AppError('validation_failed', detail, { errors });
-}
+import { AppError, problemOf, validationError } from '../lib/errors.js';
 
 /** Writes an RFC 9457 problem+json reply. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
-  const [status, title] = problems[error.code];
+  const { status, title } = problemOf(error.code);
   if (error.headers) reply.headers(error.headers);
   // The rest of an oversized body is not worth reading: close the connection after answering.
   if (error.code === 'payload_too_large') reply.header('connection', 'close');

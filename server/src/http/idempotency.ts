@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../lib/ids.js';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions

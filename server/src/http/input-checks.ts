@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { validationError, type FieldError } from './errors.js';
+import { validationError, type FieldError } from '../lib/errors.js';
 
 // Bounds the walk over a parsed body: JSON nested thousands deep is walked without recursion.
 const MAX_VISITS = 100_000;

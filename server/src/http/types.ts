@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/handle.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { MailTransport } from '../modules/mail/mail.service.js';
 import type { Auth } from './auth.js';

@@ -2,7 +2,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError, sendProblem } from './errors.js';
+import { sendProblem } from './errors.js';
+import { AppError } from '../lib/errors.js';
 import type { App } from './types.js';
 
 /** The HTML entry points of the web app (web/*.html, built to web/dist). */

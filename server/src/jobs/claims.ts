@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { withUnflushedCommits, type Db } from '../db/database.js';
+import { withUnflushedCommits } from '../db/database.js';
+import type { Db } from '../db/handle.js';
 import { preparedQuery } from '../db/prepared.js';
 import type { Database, JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/handle.js';
 import { nowIso } from '../lib/ids.js';
 import { markJobsDone } from './queue.js';
 

@@ -1,10 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { DbOrTrx } from '../db/handle.js';
 import { preparedQuery } from '../db/prepared.js';
-import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../lib/ids.js';
-
-/** A Kysely handle or an open transaction: jobs are enqueued inside the caller's transaction. */
-export type DbOrTrx = Kysely<Database> | Transaction<Database>;
 
 /** Adds a durable job; it runs only if the surrounding transaction commits. */
 export async function enqueueJob(

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/handle.js';
 import { refreshDirectReads } from '../db/prepared.js';
 import type { JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';

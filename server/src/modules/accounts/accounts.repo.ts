@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, UsersTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 
 /** A user row. */
 export type UserRow = Selectable<UsersTable>;

@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
+import type { Db } from '../../db/handle.js';
+import { AppError } from '../../lib/errors.js';
 import { hashSecret, isoIn, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { queueEmail } from '../mail/mail.service.js';
 import { renderVerifyEmail } from '../mail/templates/verify-email.js';

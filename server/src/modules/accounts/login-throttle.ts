@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 /** Failed logins one address may have per window before further attempts are refused. */
 export const LOGIN_FAILURES_ALLOWED = 10;

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { AuditEntriesTable } from '../../db/schema.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 
 /** Steps of a document's life that the audit trail records. */

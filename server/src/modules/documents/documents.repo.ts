@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 
 /** A document row. */
 export type DocumentRow = Selectable<DocumentsTable>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
-import { AppError, validationError } from '../../http/errors.js';
+import { AppError, validationError } from '../../lib/errors.js';
 import { requestFingerprint } from '../../http/idempotency.js';
 import { findNulCharacter } from '../../http/input-checks.js';
 import { errorResponses } from '../../http/problem-schema.js';

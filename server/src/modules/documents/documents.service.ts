@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
+import type { Db } from '../../db/handle.js';
+import { AppError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { recordStatusChange } from '../events/events.service.js';
 import type { Storage } from '../storage/storage.js';

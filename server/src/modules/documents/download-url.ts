@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/ids.js';
 
 /** Which file of a document a URL serves. */

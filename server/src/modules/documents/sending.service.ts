@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Config } from '../../config.js';
-import { AppError } from '../../http/errors.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import { AppError } from '../../lib/errors.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
 import { recordStatusChange } from '../events/events.service.js';
 import { deliverEmail, queueEmail, type MailTransport } from '../mail/mail.service.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, type FieldError } from '../../http/errors.js';
+import { AppError, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/database.js';
-import { validationError } from '../../http/errors.js';
+import type { Db } from '../../db/handle.js';
+import { validationError } from '../../lib/errors.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import type { EventEnvelope } from './events.service.js';
 

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/schema.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
 

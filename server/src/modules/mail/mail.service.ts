@@ -1,9 +1,10 @@
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import type { EmailsTable } from '../../db/schema.js';
 import { defineJob } from '../../jobs/runner.js';
-import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
 
 /** A rendered e-mail: what every template returns. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { escapeHtml } from './templates/layout.js';
 

@@ -1,7 +1,7 @@
 import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
 import { z } from 'zod';
 import { pingDatabase } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 
 /** Liveness, readiness and Prometheus metrics. */

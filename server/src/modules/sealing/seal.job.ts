@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import { defineJob } from '../../jobs/runner.js';
 import { nowIso } from '../../lib/ids.js';
 import { listAudit, recordAudit } from '../documents/audit.js';

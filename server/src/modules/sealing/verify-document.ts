@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { verifySealedPdf } from './verify-pdf.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';

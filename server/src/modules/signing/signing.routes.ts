@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
-import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
+import type { Db } from '../../db/handle.js';
+import { AppError } from '../../lib/errors.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import { recordAudit, type RequestOrigin } from '../documents/audit.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import { documentIdOfKey } from './keys.js';
 import type { Storage } from './storage.js';
 

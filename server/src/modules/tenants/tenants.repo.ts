@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { MembershipsTable, TenantsTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 
 /** A tenant row. */

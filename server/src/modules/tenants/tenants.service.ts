@@ -1,7 +1,7 @@
-import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
-import { assertCan, type Action, type Role } from '../../http/policy.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { Db } from '../../db/handle.js';
+import { AppError } from '../../lib/errors.js';
+import { assertCan, type Action, type Role } from '../../lib/policy.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { findUserByEmail } from '../accounts/accounts.repo.js';
 import * as repo from './tenants.repo.js';

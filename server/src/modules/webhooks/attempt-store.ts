@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import { markJobsDone } from '../../jobs/queue.js';
 import { nowIso } from '../../lib/ids.js';
 import { createBatcher } from './batcher.js';

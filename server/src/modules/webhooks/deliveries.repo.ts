@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 
 /** A delivery row: one series of attempts of one event to one webhook. */
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import type { EventsTable } from '../../db/schema.js';
-import { AppError, validationError } from '../../http/errors.js';
-import { enqueueJob, type DbOrTrx } from '../../jobs/queue.js';
+import { AppError, validationError } from '../../lib/errors.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { requireMembership } from '../tenants/tenants.service.js';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { signWebhookPayload } from '../../../../sdk/src/verify-webhook.js';
+import { signWebhookPayload } from '../../../../sdk/src/webhook-signature.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../db/handle.js';
 import { defineJob } from '../../jobs/runner.js';
 import { nowIso } from '../../lib/ids.js';
 import { createAttemptStore, type AttemptContext } from './attempt-store.js';

@@ -1,7 +1,7 @@
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../lib/errors.js';
 
 /** Resolves a host name to all of its addresses (dns.promises.lookup with `all: true`). */
 export type ResolveHost = (host: string) => Promise<Array<{ address: string }>>;

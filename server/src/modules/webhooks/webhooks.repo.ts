@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { WebhooksTable } from '../../db/schema.js';
-import type { DbOrTrx } from '../../jobs/queue.js';
+import type { DbOrTrx } from '../../db/handle.js';
 
 /** A webhook configuration row. */
 export type WebhookRow = Selectable<WebhooksTable>;

@@ -1,5 +1,5 @@
-import type { Db } from '../../db/database.js';
-import { AppError, validationError } from '../../http/errors.js';
+import type { Db } from '../../db/handle.js';
+import { AppError, validationError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { encryptWebhookSecret, generateWebhookSecret } from './webhook-secret.js';

@@ -1,0 +1,99 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { Kysely, SqliteDialect, SqliteDriver, type Driver, type SqliteDialectConfig } from 'kysely';
+import type { Database } from './schema.js';
+
+/** The group-commit state of one SQLite database. */
+export type WalFlusher = ReturnType<typeof createWalFlusher>;
+
+/**
+ * Group commit for SQLite. A commit only writes its frames to the write-ahead log; before the
+ * code that committed goes on (answers a request, sends a mail), the log is flushed with one
+ * fdatasync in libuv's thread pool, shared by every commit made before that fdatasync started.
+ * The event loop never waits for the disk, and concurrent requests share flushes. Durability is
+ * that of synchronous = FULL: nothing is acknowledged before its commit is on disk.
+ */
+export function createWalFlusher(walPath: string) {
+  let handle: Promise<FileHandle> | null = null;
+  let writes = 0; // statements that may have written, so far
+  let flushed = 0; // of those, how many a finished fdatasync covers
+  let pending = false; // the connection's current holder wrote and will wait for a flush
+  let suspended = 0;
+  let running: Promise<void> | null = null;
+  let count = 0;
+  const sync = async () => {
+    const upTo = writes;
+    handle ??= open(walPath, 'r');
+    try {
+      await (await handle).datasync();
+    } catch (err) {
+      handle = null;
+      throw err;
+    }
+    flushed = Math.max(flushed, upTo);
+    count++;
+  };
+  /** Resolves once every write made before the call is on disk. */
+  async function flush(upTo = writes): Promise<void> {
+    while (flushed < upTo) {
+      running ??= sync().finally(() => {
+        running = null;
+      });
+      await running;
+    }
+  }
+  return {
+    flush,
+    count: () => count,
+    wrote() {
+      writes++;
+      if (!suspended) pending = true;
+    },
+    suspend: () => void suspended++,
+    resume: () => void suspended--,
+    /** Called as the connection is released: the writes its holder made, to wait for. */
+    take(): number | null {
+      const upTo = pending ? writes : null;
+      pending = false;
+      return upTo;
+    },
+    async close() {
+      await running?.catch(() => {});
+      await (await handle?.catch(() => null))?.close();
+      handle = null;
+    },
+  };
+}
+
+// Kysely's SQLite driver, waiting for the log's flush after handing the connection on, so the
+// next transaction runs while this one's commit is flushed (and shares the flush).
+export class FlushingSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  readonly #wal: WalFlusher;
+  constructor(config: SqliteDialectConfig, wal: WalFlusher) {
+    super(config);
+    this.#config = config;
+    this.#wal = wal;
+  }
+  override createDriver(): Driver {
+    const wal = this.#wal;
+    return new (class extends SqliteDriver {
+      override async releaseConnection(): Promise<void> {
+        const upTo = wal.take();
+        await super.releaseConnection();
+        if (upTo !== null) await wal.flush(upTo);
+      }
+    })(this.#config);
+  }
+}
+
+const walFlushers = new WeakMap<Kysely<Database>, WalFlusher>();
+
+/** Remembers the flusher of a SQLite Kysely handle, for withUnflushedCommits. */
+export function registerWalFlusher(kysely: Kysely<Database>, wal: WalFlusher) {
+  walFlushers.set(kysely, wal);
+}
+
+/** The flusher of a SQLite Kysely handle; undefined on PostgreSQL. */
+export function walFlusherOf(kysely: Kysely<Database>): WalFlusher | undefined {
+  return walFlushers.get(kysely);
+}
