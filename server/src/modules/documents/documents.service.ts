@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/handle.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { recordStatusChange } from '../events/events.service.js';
@@ -171,18 +172,6 @@ export async function getDocument(
   return { document, signees: await repo.listSignees(deps.db.kysely, document.id) };
 }
 
-function decodeCursor(cursor: string) {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
-  } catch {
-    // fall through to the error below
-  }
-  throw new AppError('validation_failed', 'Invalid cursor.', {
-    errors: [{ path: 'querystring.cursor', message: 'is not a cursor returned by this API' }],
-  });
-}
-
 /** A page of a tenant's documents, newest first, keyset-paginated. */
 export async function listDocuments(
   deps: DocumentDeps,
@@ -203,10 +192,7 @@ export async function listDocuments(
   });
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  const nextCursor =
-    rows.length > input.limit && last
-      ? Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url')
-      : null;
+  const nextCursor = rows.length > input.limit && last ? encodeCursor(last) : null;
   return { documents: page, nextCursor };
 }
 

@@ -11,6 +11,7 @@ import { requireMembership } from '../tenants/tenants.service.js';
 import { recordAudit, type RequestOrigin } from './audit.js';
 import * as repo from './documents.repo.js';
 import { getDocument, type DocumentDeps } from './documents.service.js';
+import { currentWave } from './signing-turns.js';
 
 /** What sending needs beyond document access. */
 export type SendingDeps = DocumentDeps & {
@@ -40,29 +41,6 @@ const FALLBACK_DELAY_MS = 60_000;
  */
 export function signingTokenFor(secretKey: string, signeeId: string): string {
   return `sg_${createHmac('sha256', secretKey).update(`signing:${signeeId}`).digest('base64url')}`;
-}
-
-/** Pending signees whose turn it is (signing order waves; a signed group needs no one else). */
-export function currentWave(document: repo.DocumentRow, signees: repo.SigneeRow[]) {
-  const signedGroups = new Set(
-    signees
-      .filter((s) => s.status === 'signed' && s.signing_group_id)
-      .map((s) => s.signing_group_id),
-  );
-  const open = signees.filter(
-    (s) =>
-      s.status === 'pending' &&
-      !(
-        document.signing_groups_enabled === 1 &&
-        s.signing_group_id &&
-        signedGroups.has(s.signing_group_id)
-      ),
-  );
-  if (document.signing_order_enabled !== 1 || open.length === 0) return open;
-  // A signee without a number joins the first wave.
-  const order = (s: repo.SigneeRow) => s.signing_order ?? 1;
-  const first = Math.min(...open.map(order));
-  return open.filter((s) => order(s) === first);
 }
 
 /**

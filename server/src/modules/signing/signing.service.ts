@@ -8,7 +8,8 @@ import { hashSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import { recordAudit, type RequestOrigin } from '../documents/audit.js';
 import * as repo from '../documents/documents.repo.js';
-import { currentWave, inviteSignees } from '../documents/sending.service.js';
+import { inviteSignees } from '../documents/sending.service.js';
+import { blockedReason, currentWave } from '../documents/signing-turns.js';
 import { recordStatusChange } from '../events/events.service.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
@@ -23,9 +24,6 @@ export type SigningDeps = {
 
 /** The signature a signee gives: typed name or a drawn PNG. */
 export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: Buffer };
-
-/** Why a signee cannot sign right now. */
-export type BlockedReason = 'not_your_turn' | 'signed' | 'declined' | 'group_signed';
 
 /** Kind of the durable job that seals a document. */
 export const SEAL_JOB = 'document.seal';
@@ -47,21 +45,6 @@ async function resolveLink(db: DbOrTrx, token: string) {
     );
   }
   return { signee, document };
-}
-
-function blockedReason(
-  document: repo.DocumentRow,
-  signees: repo.SigneeRow[],
-  signee: repo.SigneeRow,
-): BlockedReason | null {
-  if (signee.status === 'signed') return 'signed';
-  if (signee.status === 'declined') return 'declined';
-  if (currentWave(document, signees).some((s) => s.id === signee.id)) return null;
-  const groupDone =
-    document.signing_groups_enabled === 1 &&
-    signee.signing_group_id !== null &&
-    signees.some((s) => s.signing_group_id === signee.signing_group_id && s.status === 'signed');
-  return groupDone ? 'group_signed' : 'not_your_turn';
 }
 
 /** What the signing page shows; the first view is recorded as "opened". */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
 import type { EventsTable } from '../../db/schema.js';
-import { AppError, validationError } from '../../lib/errors.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { AppError } from '../../lib/errors.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import type { JobRunner } from '../../jobs/runner.js';
@@ -115,20 +116,6 @@ function presentDelivery(
       error: a.error,
     })),
   };
-}
-
-function encodeCursor(d: repo.DeliveryRow): string {
-  return Buffer.from(JSON.stringify([d.created_at, d.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
-  } catch {
-    // fall through to the validation error
-  }
-  throw validationError([{ path: 'query.cursor', message: 'is not a cursor from this list' }]);
 }
 
 /** A webhook's deliveries, newest first, each with every attempt made so far. */
