@@ -75,8 +75,9 @@ function precompressAssets(): Plugin {
   };
 }
 
-// One Vite app, one HTML entry per page: sign.html now, the dashboard (index.html) later. The
-// server answers /sign/{token} with dist/sign.html and serves dist/assets/* itself.
+// One Vite app, one HTML entry per page: the dashboard (index.html) and the signing page
+// (sign.html). The server answers /sign/{token} with dist/sign.html, the dashboard's routes with
+// dist/index.html, and serves dist/assets/* itself.
 export default defineConfig({
   root: webDir,
   base: '/',

@@ -3,11 +3,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../lib/ids.js';
 import { AppError } from '../lib/errors.js';
+import * as repo from './idempotency.repo.js';
 
 declare module 'fastify' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   interface FastifyRequest {
-    idempotency: { scope: string; key: string } | null;
+    idempotency: repo.IdempotencySlot | null;
   }
 }
 
@@ -51,35 +52,21 @@ export function createIdempotency(db: Db) {
       ? `${p.apiKeyId ?? p.userId}:${request.routeOptions.url}`
       : `anonymous:${hashSecret(request.url.split('?')[0])}`;
     const now = nowIso();
-    await db.kysely
-      .deleteFrom('idempotency_keys')
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .where('expires_at', '<', now)
-      .execute();
-    const inserted = await db.kysely
-      .insertInto('idempotency_keys')
-      .values({
-        scope,
-        key,
-        request_hash: fingerprint,
-        status_code: null,
-        response_body: null,
-        created_at: now,
-        expires_at: isoIn(TTL_MS),
-      })
-      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
-      request.idempotency = { scope, key };
+    const slot = { scope, key };
+    await repo.deleteExpiredKey(db.kysely, slot, now);
+    const claimed = await repo.claimKey(db.kysely, {
+      ...slot,
+      request_hash: fingerprint,
+      status_code: null,
+      response_body: null,
+      created_at: now,
+      expires_at: isoIn(TTL_MS),
+    });
+    if (claimed) {
+      request.idempotency = slot;
       return false;
     }
-    const existing = await db.kysely
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('scope', '=', scope)
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const existing = await repo.findKey(db.kysely, slot);
     if (!existing) return begin(request, reply, fingerprint);
     if (existing.request_hash !== fingerprint) {
       throw new AppError(
@@ -125,29 +112,19 @@ export function createIdempotency(db: Db) {
     const claim = request.idempotency;
     if (!claim) return;
     request.idempotency = null;
-    const where = db.kysely
-      .updateTable('idempotency_keys')
-      .where('scope', '=', claim.scope)
-      .where('key', '=', claim.key);
     // A server error or a rate limit says nothing about the request itself: release the
     // claim so the retry runs (a replayed 429 would also lose its Retry-After).
     if (statusCode >= 500 || statusCode === 429) {
-      await db.kysely
-        .deleteFrom('idempotency_keys')
-        .where('scope', '=', claim.scope)
-        .where('key', '=', claim.key)
-        .execute();
+      await repo.deleteKey(db.kysely, claim);
       return;
     }
-    await where
-      .set({
-        status_code: statusCode,
-        response_body:
-          typeof payload === 'string' && !SECRET_ROUTES.has(request.routeOptions.url ?? '')
-            ? payload
-            : null,
-      })
-      .execute();
+    await repo.storeAnswer(db.kysely, claim, {
+      status_code: statusCode,
+      response_body:
+        typeof payload === 'string' && !SECRET_ROUTES.has(request.routeOptions.url ?? '')
+          ? payload
+          : null,
+    });
   }
 
   return { begin, finish };

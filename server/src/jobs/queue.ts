@@ -28,6 +28,16 @@ export async function enqueueJob(
   return id;
 }
 
+/** Moves a pending job to `runAt`; a job being run or finished is left to its runner. */
+export async function rescheduleJob(db: DbOrTrx, jobId: string, runAt: string) {
+  await db
+    .updateTable('jobs')
+    .set({ run_at: runAt, updated_at: nowIso() })
+    .where('id', '=', jobId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 /**
  * Marks jobs done in one statement (the runner's completions, a handler's own batch). Prepared:
  * compiled once per number of jobs.

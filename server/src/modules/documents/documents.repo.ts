@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DbOrTrx } from '../../db/handle.js';
+import type { DbOrTrx, Engine } from '../../db/handle.js';
 
 /** A document row. */
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -24,6 +24,16 @@ export async function insertDocument(db: DbOrTrx, document: DocumentRow, signees
 /** A document of a tenant, or undefined. */
 export function findDocument(db: DbOrTrx, documentId: string) {
   return db.selectFrom('documents').selectAll().where('id', '=', documentId).executeTakeFirst();
+}
+
+/**
+ * A document, its row locked until the transaction ends, so that what the caller reads next
+ * (its signees) cannot change before it commits. SQLite runs one transaction at a time and
+ * needs no lock.
+ */
+export function lockDocument(db: DbOrTrx, engine: Engine, documentId: string) {
+  const query = db.selectFrom('documents').selectAll().where('id', '=', documentId);
+  return (engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** A document's signees in their input order. */
@@ -55,6 +65,58 @@ export async function transitionDocument(
     .set({ ...input.set, status: input.to, updated_at: input.at })
     .where('id', '=', input.documentId)
     .where('status', 'in', input.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Moves a signee from one status to another only if it is still in the expected one. */
+export async function transitionSignee(
+  db: DbOrTrx,
+  input: {
+    signeeId: string;
+    from: SigneeRow['status'];
+    to: SigneeRow['status'];
+    at: string;
+    set?: Partial<SigneeRow>;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('signees')
+    .set({ ...input.set, status: input.to, updated_at: input.at })
+    .where('id', '=', input.signeeId)
+    .where('status', '=', input.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The signee whose signing link has this token hash, or undefined. */
+export function findSigneeByTokenHash(db: DbOrTrx, tokenHash: string) {
+  return db
+    .selectFrom('signees')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/**
+ * Starts a reminder cooldown until `until` if the document is in process and none runs at
+ * `now`; true when this call started it.
+ */
+export async function claimReminderCooldown(
+  db: DbOrTrx,
+  input: { documentId: string; now: string; until: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set({ reminder_cooldown_until: input.until, updated_at: input.now })
+    .where('id', '=', input.documentId)
+    .where('status', '=', 'in_process')
+    .where((eb) =>
+      eb.or([
+        eb('reminder_cooldown_until', 'is', null),
+        eb('reminder_cooldown_until', '<=', input.now),
+      ]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { AppError, validationError } from '../../lib/errors.js';
 import { requestFingerprint } from '../../http/idempotency.js';
-import { findNulCharacter } from '../../http/input-checks.js';
+import { findNulCharacter } from '../../lib/nul-characters.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';

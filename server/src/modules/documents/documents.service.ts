@@ -3,11 +3,11 @@ import type { Db } from '../../db/handle.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
-import { recordStatusChange } from '../events/events.service.js';
 import type { Storage } from '../storage/storage.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
-import { listAudit, recordAudit, type RequestOrigin } from './audit.js';
+import { listAudit, recordAudit, type RequestOrigin } from './audit.repo.js';
+import { isDeletable, moveDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
 
@@ -209,30 +209,15 @@ export async function cancelDocument(
       userId: input.userId,
       action: 'document.manage',
     });
-    const moved = await repo.transitionDocument(trx, {
-      documentId: document.id,
-      from: ['in_process'],
-      to: 'cancelled',
+    const moved = await moveDocument(trx, {
+      document,
+      move: 'cancel',
       at: now,
+      by: { actor: `user:${input.userId}`, origin: input.origin },
     });
     if (!moved) {
       throw new AppError('invalid_status', `Only a document in process can be cancelled.`);
     }
-    await recordStatusChange(trx, {
-      tenantId: document.tenant_id,
-      documentId: document.id,
-      oldStatus: 'in_process',
-      newStatus: 'cancelled',
-      changedAt: now,
-    });
-    await recordAudit(trx, {
-      documentId: document.id,
-      tenantId: document.tenant_id,
-      action: 'cancelled',
-      actor: `user:${input.userId}`,
-      origin: input.origin,
-      at: now,
-    });
   });
   return getDocument(deps, input);
 }
@@ -246,7 +231,7 @@ export async function deleteDocument(
   const files = await deps.db.kysely.transaction().execute(async (trx) => {
     const current = await repo.findDocument(trx, document.id);
     if (!current) throw new AppError('not_found', 'No such document.');
-    if (current.status === 'in_process' || current.status === 'pending_seal') {
+    if (!isDeletable(current.status)) {
       throw new AppError(
         'invalid_status',
         'A document in process or being sealed cannot be deleted; cancel it first.',

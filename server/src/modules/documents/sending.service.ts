@@ -3,14 +3,14 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
-import { recordStatusChange } from '../events/events.service.js';
 import { deliverEmail, queueEmail, type MailTransport } from '../mail/mail.service.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
-import { recordAudit, type RequestOrigin } from './audit.js';
+import { recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
 import { getDocument, type DocumentDeps } from './documents.service.js';
+import { isOpenForSigning, moveDocument } from './lifecycle.js';
 import { currentWave } from './signing-turns.js';
 
 /** What sending needs beyond document access. */
@@ -22,7 +22,7 @@ export type SendingDeps = DocumentDeps & {
 };
 
 /** One signee's invitation result, as send-for-signing and remind report it. */
-export type Delivery = {
+export type InvitationDelivery = {
   signeeId: string;
   email: string;
   status: 'sent' | 'scheduled' | 'failed' | 'link';
@@ -110,9 +110,9 @@ export async function deliverInvitations(
   deps: SendingDeps,
   document: repo.DocumentRow,
   invites: Invite[],
-): Promise<Delivery[]> {
+): Promise<InvitationDelivery[]> {
   return Promise.all(
-    invites.map(async ({ signee, emailId, signingUrl }): Promise<Delivery> => {
+    invites.map(async ({ signee, emailId, signingUrl }): Promise<InvitationDelivery> => {
       const base = { signeeId: signee.id, email: signee.email };
       if (!emailId) return { ...base, status: 'link', error: null, signingUrl };
       let error: string | null = null;
@@ -155,21 +155,25 @@ export async function sendForSigning(
       userId: input.userId,
       action: 'document.send',
     });
-    const moved = await repo.transitionDocument(trx, {
-      documentId: document.id,
-      from: ['draft'],
-      to: 'in_process',
+    const current = await repo.lockDocument(trx, deps.db.engine, document.id);
+    const signees = await repo.listSignees(trx, document.id);
+    const moved = await moveDocument(trx, {
+      document,
+      move: 'send',
       at: now,
       set: { hash: document.original_sha256 },
+      by: {
+        actor: `user:${input.userId}`,
+        origin: input.origin,
+        details: { signees: signees.length, creditsUsed: signees.length },
+      },
     });
     if (!moved) {
-      const current = await repo.findDocument(trx, document.id);
       throw new AppError(
         'invalid_status',
         `Only a draft can be sent for signing; this document is ${current?.status ?? 'gone'}.`,
       );
     }
-    const signees = await repo.listSignees(trx, document.id);
     const balance = await changeCredits(trx, {
       tenantId: document.tenant_id,
       delta: -signees.length,
@@ -182,22 +186,6 @@ export async function sendForSigning(
         `Sending needs ${signees.length} credit(s), one per signee; the tenant has fewer.`,
       );
     }
-    await recordStatusChange(trx, {
-      tenantId: document.tenant_id,
-      documentId: document.id,
-      oldStatus: 'draft',
-      newStatus: 'in_process',
-      changedAt: now,
-    });
-    await recordAudit(trx, {
-      documentId: document.id,
-      tenantId: document.tenant_id,
-      action: 'sent',
-      actor: `user:${input.userId}`,
-      origin: input.origin,
-      details: { signees: signees.length, creditsUsed: signees.length },
-      at: now,
-    });
     const sentDoc = { ...document, status: 'in_process' as const };
     const wave = currentWave(sentDoc, signees);
     const invites = await inviteSignees(trx, deps, {
@@ -212,7 +200,7 @@ export async function sendForSigning(
   });
   deps.wakeJobs();
   const delivered = await deliverInvitations(deps, sent, invites);
-  const scheduled: Delivery[] = waiting.map((s) => ({
+  const scheduled: InvitationDelivery[] = waiting.map((s) => ({
     signeeId: s.id,
     email: s.email,
     status: 'scheduled',
@@ -237,24 +225,17 @@ export async function remindSignees(
       action: 'document.send',
     });
     const current = await repo.findDocument(trx, document.id);
-    if (!current || current.status !== 'in_process') {
+    if (!current || !isOpenForSigning(current.status)) {
       throw new AppError('invalid_status', 'Only a document in process can be reminded.');
     }
     const tenant = await findTenant(trx, document.tenant_id);
     const until = isoIn((tenant?.reminder_cooldown_minutes ?? 60) * 60_000);
-    const claimed = await trx
-      .updateTable('documents')
-      .set({ reminder_cooldown_until: until, updated_at: now })
-      .where('id', '=', document.id)
-      .where('status', '=', 'in_process')
-      .where((eb) =>
-        eb.or([
-          eb('reminder_cooldown_until', 'is', null),
-          eb('reminder_cooldown_until', '<=', now),
-        ]),
-      )
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) {
+    const claimed = await repo.claimReminderCooldown(trx, {
+      documentId: document.id,
+      now,
+      until,
+    });
+    if (!claimed) {
       const retryAfter = Math.max(
         1,
         Math.ceil((Date.parse(current.reminder_cooldown_until ?? now) - Date.now()) / 1000),

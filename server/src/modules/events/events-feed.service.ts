@@ -1,6 +1,7 @@
 import type { Db } from '../../db/handle.js';
 import { validationError } from '../../lib/errors.js';
 import { requireMembership } from '../tenants/tenants.service.js';
+import * as repo from './events.repo.js';
 import type { EventEnvelope } from './events.service.js';
 
 /**
@@ -13,31 +14,17 @@ export async function listTenantEvents(
 ): Promise<{ events: EventEnvelope[]; hasMore: boolean }> {
   const db = deps.db.kysely;
   await requireMembership(db, { ...input, action: 'tenant.read' });
-  let query = db
-    .selectFrom('events')
-    .select('payload')
-    .where('tenant_id', '=', input.tenantId)
-    .orderBy('occurred_at')
-    .orderBy('id')
-    .limit(input.limit + 1);
-  if (input.after) {
-    const cursor = await db
-      .selectFrom('events')
-      .select(['occurred_at', 'id'])
-      .where('tenant_id', '=', input.tenantId)
-      .where('id', '=', input.after)
-      .executeTakeFirst();
-    if (!cursor) {
-      throw validationError([{ path: 'query.after', message: 'is not an event of this tenant' }]);
-    }
-    query = query.where((eb) =>
-      eb.or([
-        eb('occurred_at', '>', cursor.occurred_at),
-        eb.and([eb('occurred_at', '=', cursor.occurred_at), eb('id', '>', cursor.id)]),
-      ]),
-    );
+  const after = input.after
+    ? await repo.findEventPosition(db, { tenantId: input.tenantId, eventId: input.after })
+    : undefined;
+  if (input.after && !after) {
+    throw validationError([{ path: 'query.after', message: 'is not an event of this tenant' }]);
   }
-  const rows = await query.execute();
+  const rows = await repo.listEventPayloads(db, {
+    tenantId: input.tenantId,
+    after,
+    limit: input.limit + 1,
+  });
   return {
     events: rows.slice(0, input.limit).map((r) => JSON.parse(r.payload) as EventEnvelope),
     hasMore: rows.length > input.limit,

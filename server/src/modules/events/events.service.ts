@@ -1,11 +1,8 @@
-import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
-
-/** A recorded status-change event row. */
-export type EventRow = Selectable<EventsTable>;
+import { insertEvent, type EventRow } from './events.repo.js';
 
 /** The webhook event envelope, exactly as the specification defines it. */
 export type EventEnvelope = {
@@ -64,7 +61,7 @@ export async function recordStatusChange(
     occurred_at: changedAt,
     payload: JSON.stringify(envelope),
   };
-  await trx.insertInto('events').values(row).execute();
+  await insertEvent(trx, row);
   // Same transaction: the deliveries exist exactly when the change does. Callers wake the job
   // runner after their commit so the first attempt starts at once.
   await scheduleWebhookDeliveries(trx, row);

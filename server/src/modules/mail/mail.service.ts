@@ -1,11 +1,11 @@
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
-import type { EmailsTable } from '../../db/schema.js';
+import { enqueueJob, rescheduleJob } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
-import { enqueueJob } from '../../jobs/queue.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
+import * as repo from './mail.repo.js';
 
 /** A rendered e-mail: what every template returns. */
 export type RenderedEmail = { subject: string; html: string; text: string };
@@ -54,22 +54,19 @@ export async function queueEmail(
   email: RenderedEmail & { to: string; tenantId?: string | null; jobDelayMs?: number },
 ): Promise<string> {
   const id = newId();
-  await trx
-    .insertInto('emails')
-    .values({
-      id,
-      tenant_id: email.tenantId ?? null,
-      to_address: email.to,
-      subject: email.subject,
-      html: email.html,
-      text: email.text,
-      status: 'queued',
-      error: null,
-      message_id: null,
-      created_at: nowIso(),
-      sent_at: null,
-    })
-    .execute();
+  await repo.insertEmail(trx, {
+    id,
+    tenant_id: email.tenantId ?? null,
+    to_address: email.to,
+    subject: email.subject,
+    html: email.html,
+    text: email.text,
+    status: 'queued',
+    error: null,
+    message_id: null,
+    created_at: nowIso(),
+    sent_at: null,
+  });
   await enqueueJob(trx, {
     // The job shares the e-mail's id, so a failed delivery in the request can find it.
     id,
@@ -89,21 +86,17 @@ export async function queueEmail(
 export async function deliverEmail(
   deps: { db: Db; transport: MailTransport; mailFrom: string; retryBaseMs?: number },
   emailId: string,
-): Promise<EmailsTable> {
+): Promise<repo.EmailRow> {
   const { db, transport } = deps;
-  const email = await db.kysely
-    .selectFrom('emails')
-    .selectAll()
-    .where('id', '=', emailId)
-    .executeTakeFirstOrThrow();
+  const email = await repo.findEmail(db.kysely, emailId);
+  if (!email) throw new Error(`No outbox row ${emailId}.`);
   if (email.status === 'sent' || email.status === 'stored') return email;
   if (!transport) {
-    return db.kysely
-      .updateTable('emails')
-      .set({ status: 'stored', sent_at: nowIso(), error: null })
-      .where('id', '=', emailId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return repo.updateEmail(db.kysely, emailId, {
+      status: 'stored',
+      sent_at: nowIso(),
+      error: null,
+    });
   }
   try {
     const { messageId } = await transport.send({
@@ -113,26 +106,17 @@ export async function deliverEmail(
       html: email.html,
       text: email.text,
     });
-    return await db.kysely
-      .updateTable('emails')
-      .set({ status: 'sent', sent_at: nowIso(), message_id: messageId, error: null })
-      .where('id', '=', emailId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return await repo.updateEmail(db.kysely, emailId, {
+      status: 'sent',
+      sent_at: nowIso(),
+      message_id: messageId,
+      error: null,
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    await db.kysely
-      .updateTable('emails')
-      .set({ status: 'failed', error: message.slice(0, 1000) })
-      .where('id', '=', emailId)
-      .execute();
+    await repo.updateEmail(db.kysely, emailId, { status: 'failed', error: message.slice(0, 1000) });
     // Only a pending job moves: when the job itself is running, the runner reschedules it.
-    await db.kysely
-      .updateTable('jobs')
-      .set({ run_at: isoIn(deps.retryBaseMs ?? 30_000), updated_at: nowIso() })
-      .where('id', '=', emailId)
-      .where('status', '=', 'pending')
-      .execute();
+    await rescheduleJob(db.kysely, emailId, isoIn(deps.retryBaseMs ?? 30_000));
     throw err;
   }
 }

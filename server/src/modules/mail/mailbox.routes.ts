@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
+import { findEmail, listEmails } from './mail.repo.js';
 import { escapeHtml } from './templates/layout.js';
 
 const page = (title: string, body: string) =>
@@ -29,9 +30,10 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
       },
     },
     async (request, reply) => {
-      let query = deps.db.kysely.selectFrom('emails').selectAll().orderBy('created_at', 'desc');
-      if (request.query.to) query = query.where('to_address', '=', request.query.to.toLowerCase());
-      const emails = await query.limit(200).execute();
+      const emails = await listEmails(deps.db.kysely, {
+        to: request.query.to?.toLowerCase(),
+        limit: 200,
+      });
       if (request.headers.accept?.includes('application/json')) {
         return {
           emails: emails.map((e) => ({
@@ -66,11 +68,7 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
     '/dev/mailbox/:emailId',
     { schema: { tags: ['sandbox'], params: z.object({ emailId: z.string() }) } },
     async (request, reply) => {
-      const e = await deps.db.kysely
-        .selectFrom('emails')
-        .selectAll()
-        .where('id', '=', request.params.emailId)
-        .executeTakeFirst();
+      const e = await findEmail(deps.db.kysely, request.params.emailId);
       if (!e) throw new AppError('not_found', 'No such e-mail.');
       // The stored HTML is our own template output; it is shown sandboxed, not inlined.
       return reply

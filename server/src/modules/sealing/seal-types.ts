@@ -1,5 +1,8 @@
 import type { SealCertificate } from './seal-certificate.js';
 
+/** Kind of the durable job that seals a document. */
+export const SEAL_JOB = 'document.seal';
+
 /** One completed signature, as shown on the signature page. */
 export type SealSignature = {
   name: string;

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
 import { defineJob } from '../../jobs/runner.js';
 import { nowIso } from '../../lib/ids.js';
-import { listAudit, recordAudit } from '../documents/audit.js';
+import { listAudit } from '../documents/audit.repo.js';
 import * as repo from '../documents/documents.repo.js';
-import { recordStatusChange } from '../events/events.service.js';
-import { SEAL_JOB } from '../signing/signing.service.js';
+import { moveDocument } from '../documents/lifecycle.js';
 import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
+import { SEAL_JOB } from './seal-types.js';
 
 /** What sealing needs. */
 export type SealDeps = {
@@ -62,28 +62,12 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
   const { sha256: hash } = await deps.storage.put(key, Buffer.from(sealed), 'application/pdf');
   const now = nowIso();
   await deps.db.kysely.transaction().execute(async (trx) => {
-    const moved = await repo.transitionDocument(trx, {
-      documentId,
-      from: ['pending_seal'],
-      to: 'signed',
+    await moveDocument(trx, {
+      document,
+      move: 'seal',
       at: now,
       set: { sealed_file: key, hash },
-    });
-    if (!moved) return;
-    await recordStatusChange(trx, {
-      tenantId: document.tenant_id,
-      documentId,
-      oldStatus: 'pending_seal',
-      newStatus: 'signed',
-      changedAt: now,
-    });
-    await recordAudit(trx, {
-      documentId,
-      tenantId: document.tenant_id,
-      action: 'sealed',
-      actor: 'system',
-      details: { sha256: hash, sandbox: deps.sandbox },
-      at: now,
+      by: { actor: 'system', details: { sha256: hash, sandbox: deps.sandbox } },
     });
   });
 }

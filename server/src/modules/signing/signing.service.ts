@@ -2,15 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/handle.js';
 import { AppError } from '../../lib/errors.js';
-import { enqueueJob } from '../../jobs/queue.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
-import { recordAudit, type RequestOrigin } from '../documents/audit.js';
+import { hasAuditEntry, recordAudit, type RequestOrigin } from '../documents/audit.repo.js';
 import * as repo from '../documents/documents.repo.js';
+import { isOpenForSigning, moveDocument, moveSignee } from '../documents/lifecycle.js';
 import { inviteSignees } from '../documents/sending.service.js';
 import { blockedReason, currentWave } from '../documents/signing-turns.js';
-import { recordStatusChange } from '../events/events.service.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 
@@ -25,20 +24,13 @@ export type SigningDeps = {
 /** The signature a signee gives: typed name or a drawn PNG. */
 export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: Buffer };
 
-/** Kind of the durable job that seals a document. */
-export const SEAL_JOB = 'document.seal';
-
 // Resolves a link to its signee and document; finished documents answer 410.
 async function resolveLink(db: DbOrTrx, token: string) {
-  const signee = await db
-    .selectFrom('signees')
-    .selectAll()
-    .where('token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
+  const signee = await repo.findSigneeByTokenHash(db, hashSecret(token));
   if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
   const document = await repo.findDocument(db, signee.document_id);
   if (!document) throw new AppError('not_found', 'This signing link does not exist.');
-  if (document.status !== 'in_process') {
+  if (!isOpenForSigning(document.status)) {
     throw new AppError(
       'link_expired',
       `This signing link is no longer valid: the document is ${document.status.replace('_', ' ')}.`,
@@ -51,13 +43,11 @@ async function resolveLink(db: DbOrTrx, token: string) {
 export async function viewSigning(deps: SigningDeps, token: string, origin: RequestOrigin) {
   const { signee, document } = await resolveLink(deps.db.kysely, token);
   const signees = await repo.listSignees(deps.db.kysely, document.id);
-  const opened = await deps.db.kysely
-    .selectFrom('audit_entries')
-    .select('id')
-    .where('document_id', '=', document.id)
-    .where('signee_id', '=', signee.id)
-    .where('action', '=', 'opened')
-    .executeTakeFirst();
+  const opened = await hasAuditEntry(deps.db.kysely, {
+    documentId: document.id,
+    signeeId: signee.id,
+    action: 'opened',
+  });
   if (!opened) {
     await recordAudit(deps.db.kysely, {
       documentId: document.id,
@@ -112,58 +102,34 @@ export async function signDocument(
     }
     if (reason)
       throw new AppError('invalid_status', `You cannot sign: ${reason.replace('_', ' ')}.`);
-    const updated = await trx
-      .updateTable('signees')
-      .set({
-        status: 'signed',
+    const signed = await moveSignee(trx, {
+      document: doc,
+      signee: current,
+      move: 'sign',
+      at: now,
+      set: {
         signed_at: now,
-        updated_at: now,
         signature_file: signatureFile,
         signature_typed: input.signature.type === 'typed' ? input.signature.text : null,
-      })
-      .where('id', '=', current.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
-      throw new AppError('invalid_status', 'This signee has already signed.');
-    }
-    await recordStatusChange(trx, {
-      tenantId: doc.tenant_id,
-      documentId: doc.id,
-      signeeId: current.id,
-      oldStatus: 'pending',
-      newStatus: 'signed',
-      changedAt: now,
+      },
+      by: {
+        actor: `signee:${current.id}`,
+        origin: input.origin,
+        details: { name: current.name, email: current.email, method: input.signature.type },
+      },
     });
-    await recordAudit(trx, {
-      documentId: doc.id,
-      tenantId: doc.tenant_id,
-      action: 'signed',
-      actor: `signee:${current.id}`,
-      signeeId: current.id,
-      origin: input.origin,
-      details: { name: current.name, email: current.email, method: input.signature.type },
-      at: now,
-    });
+    if (!signed) throw new AppError('invalid_status', 'This signee has already signed.');
     const after = signees.map((s) =>
       s.id === current.id ? { ...s, status: 'signed' as const, signed_at: now } : s,
     );
     const next = currentWave(doc, after);
     if (next.length === 0) {
-      await repo.transitionDocument(trx, {
-        documentId: doc.id,
-        from: ['in_process'],
-        to: 'pending_seal',
+      await moveDocument(trx, {
+        document: doc,
+        move: 'complete',
         at: now,
+        by: { actor: `signee:${current.id}`, origin: input.origin },
       });
-      await recordStatusChange(trx, {
-        tenantId: doc.tenant_id,
-        documentId: doc.id,
-        oldStatus: 'in_process',
-        newStatus: 'pending_seal',
-        changedAt: now,
-      });
-      await enqueueJob(trx, { kind: SEAL_JOB, payload: { documentId: doc.id }, maxAttempts: 20 });
     } else {
       const uninvited = next.filter((s) => s.invited_at === null);
       if (uninvited.length > 0) {
@@ -196,44 +162,23 @@ export async function declineDocument(
     }
     if (reason)
       throw new AppError('invalid_status', `You cannot decline: ${reason.replace('_', ' ')}.`);
-    await repo.updateSignee(trx, signee.id, {
-      status: 'declined',
-      declined_at: now,
-      decline_reason: input.reason,
-      updated_at: now,
-    });
-    const moved = await repo.transitionDocument(trx, {
-      documentId: document.id,
-      from: ['in_process'],
-      to: 'declined',
-      at: now,
-    });
-    if (!moved) throw new AppError('link_expired', 'This signing link is no longer valid.');
-    await recordStatusChange(trx, {
-      tenantId: document.tenant_id,
-      documentId: document.id,
-      signeeId: signee.id,
-      oldStatus: 'pending',
-      newStatus: 'declined',
-      changedAt: now,
-    });
-    await recordStatusChange(trx, {
-      tenantId: document.tenant_id,
-      documentId: document.id,
-      oldStatus: 'in_process',
-      newStatus: 'declined',
-      changedAt: now,
-    });
-    await recordAudit(trx, {
-      documentId: document.id,
-      tenantId: document.tenant_id,
-      action: 'declined',
+    const by = {
       actor: `signee:${signee.id}`,
-      signeeId: signee.id,
       origin: input.origin,
       details: { name: signee.name, email: signee.email, reason: input.reason },
+    };
+    const declined = await moveSignee(trx, {
+      document,
+      signee,
+      move: 'decline',
       at: now,
+      set: { declined_at: now, decline_reason: input.reason },
+      by,
     });
+    const moved =
+      declined &&
+      (await moveDocument(trx, { document, move: 'decline', at: now, by, signeeId: signee.id }));
+    if (!moved) throw new AppError('link_expired', 'This signing link is no longer valid.');
     return { signeeId: signee.id, documentId: document.id };
   });
   deps.wakeJobs();

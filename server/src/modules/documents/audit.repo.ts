@@ -55,6 +55,21 @@ const insertAuditEntry = preparedQuery((q, p: { entry: Insertable<AuditEntriesTa
   q.insertInto('audit_entries').values(p.entry),
 );
 
+/** True when the document's trail has an entry of this action for this signee. */
+export async function hasAuditEntry(
+  db: DbOrTrx,
+  input: { documentId: string; signeeId: string; action: AuditAction },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('audit_entries')
+    .select('id')
+    .where('document_id', '=', input.documentId)
+    .where('signee_id', '=', input.signeeId)
+    .where('action', '=', input.action)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A document's audit trail, oldest first, in API form. */
 export async function listAudit(db: DbOrTrx, documentId: string) {
   const rows = await db
