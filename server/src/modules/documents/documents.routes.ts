@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { AppError, validationError } from '../../lib/errors.js';
 import { requestFingerprint } from '../../http/idempotency.js';
-import { findNulCharacter } from '../../lib/nul-characters.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
@@ -10,61 +9,21 @@ import {
   auditEntrySchema,
   documentParams,
   documentWithSigneesSchema,
+  fieldErrorsOf,
   listQuery,
   listResponse,
   MAX_UPLOAD_BYTES,
-  quickCreateFieldsSchema,
+  quickCreatePartsSchema,
   quickCreateResponse,
   sendResponse,
 } from './documents.schemas.js';
 import type { DocumentRow, SigneeRow } from './documents.repo.js';
 import * as documents from './documents.service.js';
-import { inspectPdf } from './pdf-check.js';
 import { remindSignees, sendForSigning, type SendingDeps } from './sending.service.js';
-import { readQuickCreateParts } from './upload.js';
+import { quickCreateErrors, readQuickCreateParts, requirePdf } from './upload.js';
 
 // Room for the text parts around the file when judging Content-Length up front.
 const MULTIPART_SLACK_BYTES = 1024 * 1024;
-
-function parseFields(raw: Record<string, string>) {
-  let signees: unknown = raw.signees;
-  const errors: Array<{ path: string; message: string }> = [];
-  if (raw.signees !== undefined) {
-    try {
-      signees = JSON.parse(raw.signees);
-    } catch {
-      errors.push({ path: 'signees', message: 'must be a JSON array of {email, name}' });
-    }
-  }
-  // Multipart parts skip the JSON hooks: the same NUL rule as every other field.
-  const nul = findNulCharacter({ ...raw, signees }, '');
-  if (nul) errors.push({ path: nul, message: 'must not contain NUL characters' });
-  const parsed = quickCreateFieldsSchema.safeParse({ ...raw, signees });
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      if (issue.path[0] === 'signees' && errors.length > 0) continue;
-      errors.push({ path: issue.path.join('.'), message: issue.message });
-    }
-  }
-  if (parsed.success) {
-    const seen = new Map<string, number>();
-    parsed.data.signees.forEach((s, i) => {
-      const key = s.email.toLowerCase();
-      if (seen.has(key)) {
-        errors.push({
-          path: `signees.${i}.email`,
-          message: `duplicates signees.${seen.get(key)}.email`,
-        });
-      } else seen.set(key, i);
-    });
-  }
-  for (const name of ['signingGroupsEnabled']) {
-    if (raw[name] !== undefined && raw[name] !== 'true' && raw[name] !== 'false') {
-      errors.push({ path: name, message: 'must be true or false' });
-    }
-  }
-  return { data: parsed.success ? parsed.data : null, errors };
-}
 
 /** Documents: quick-create, retrieval, listing, sending, reminders, cancel, delete, files. */
 export function registerDocumentRoutes(app: App, deps: AppDeps) {
@@ -108,34 +67,16 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         throw new AppError('unsupported_media_type', 'Send multipart/form-data with a file part.');
       }
       const { userId } = principalOf(request);
-      const parsed = await readQuickCreateParts(request, deps.storage);
-      const upload = parsed.upload;
+      const parts = await readQuickCreateParts(request, deps.storage);
+      const upload = parts.upload;
       try {
-        const { data, errors } = parseFields(parsed.fields);
-        errors.unshift(...parsed.errors);
-        if (!upload)
-          errors.push({ path: 'file', message: 'a PDF file part named "file" is required' });
-        if (errors.length > 0 || !data || !upload) throw validationError(errors);
-        const verdict = await inspectPdf(
-          deps.storage,
-          upload.key,
-          upload.size,
-          parsed.ends ?? undefined,
-        );
-        if (verdict === 'not_pdf') {
-          throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
-        }
-        // A seal adds pages and marks to the document and must be checkable by anyone: a file
-        // only a password opens, or whose author forbade changes, cannot be sealed as sent.
-        if (verdict === 'encrypted') {
-          throw new AppError(
-            'unsupported_media_type',
-            'Encrypted or password-protected PDFs are not accepted; remove the protection and upload again.',
-          );
-        }
+        const fields = quickCreatePartsSchema.safeParse(parts.fields);
+        const errors = quickCreateErrors(parts, fields.success ? [] : fieldErrorsOf(fields.error));
+        if (errors.length > 0 || !fields.success || !upload) throw validationError(errors);
+        await requirePdf(deps.storage, upload, parts.ends);
         const fingerprint = requestFingerprint([
           request.url,
-          parsed.fields,
+          parts.fields,
           upload.sha256,
           upload.filename,
         ]);
@@ -144,17 +85,9 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
           return reply;
         }
         const created = await documents.createDocument(d, {
+          ...fields.data,
           userId,
-          tenantId: data.tenantId,
           upload,
-          name: data.name,
-          signingMessage: data.signingMessage,
-          signingOrderEnabled:
-            data.signingOrderEnabled === undefined
-              ? undefined
-              : data.signingOrderEnabled === 'true',
-          signingGroupsEnabled: parsed.fields.signingGroupsEnabled === 'true',
-          signees: data.signees,
           origin: originOf(request),
         });
         return reply.code(201).send({
@@ -210,32 +143,49 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     },
   );
 
-  for (const [action, run] of [
-    ['send-for-signing', sendForSigning],
-    ['remind', remindSignees],
-  ] as const) {
-    app.post(
-      `/api/documents/:documentId/${action}`,
-      {
-        onRequest,
-        schema: {
-          tags,
-          params: documentParams,
-          response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
-        },
+  app.post(
+    '/api/documents/:documentId/send-for-signing',
+    {
+      onRequest,
+      schema: {
+        tags,
+        params: documentParams,
+        response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
       },
-      async (request) => {
-        const principal = principalOf(request);
-        const result = await run(d, {
-          documentId: request.params.documentId,
-          userId: principal.userId,
-          senderName: principal.name,
-          origin: originOf(request),
-        });
-        return { ...withSignees(result), deliveries: result.deliveries };
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const result = await sendForSigning(d, {
+        documentId: request.params.documentId,
+        userId: principal.userId,
+        senderName: principal.name,
+        origin: originOf(request),
+      });
+      return { ...withSignees(result), deliveries: result.deliveries };
+    },
+  );
+
+  app.post(
+    '/api/documents/:documentId/remind',
+    {
+      onRequest,
+      schema: {
+        tags,
+        params: documentParams,
+        response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
       },
-    );
-  }
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const result = await remindSignees(d, {
+        documentId: request.params.documentId,
+        userId: principal.userId,
+        senderName: principal.name,
+        origin: originOf(request),
+      });
+      return { ...withSignees(result), deliveries: result.deliveries };
+    },
+  );
 
   app.post(
     '/api/documents/:documentId/cancel',

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { findNulCharacter } from '../../lib/nul-characters.js';
+import type { FieldError } from '../../lib/errors.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -14,6 +16,7 @@ export const MULTIPART_LIMITS = {
 /** At most this many signees per document. */
 export const MAX_SIGNEES = 100;
 
+/** Every status a document can have. */
 export const documentStatusSchema = z.enum([
   'draft',
   'in_process',
@@ -72,12 +75,13 @@ export const signeeInputSchema = z.object({
   signingGroupId: z.string().trim().min(1).max(100).optional(),
 });
 
+/** The decoded `signees` part: 1 to MAX_SIGNEES signees. */
 export const signeesInputSchema = z
   .array(signeeInputSchema)
   .min(1, 'at least one signee is required')
   .max(MAX_SIGNEES, `at most ${MAX_SIGNEES} signees`);
 
-/** The non-file parts of quick-create. */
+/** The non-file parts of quick-create, `signees` already decoded from JSON. */
 export const quickCreateFieldsSchema = z.object({
   tenantId: z.uuid(),
   signees: signeesInputSchema,
@@ -86,6 +90,72 @@ export const quickCreateFieldsSchema = z.object({
   signingOrderEnabled: z.enum(['true', 'false']).optional(),
 });
 
+/**
+ * Quick-create's raw multipart text parts, checked and decoded: `signees` parsed as JSON, no NUL
+ * characters anywhere, the fields above, e-mails unique ignoring case, the booleans as booleans.
+ * Issues come in that order; an issue inside `signees` is told only if none came before it (a
+ * part that is not JSON, a NUL, a bad `tenantId`), and e-mails are compared only once every
+ * field is valid.
+ */
+export const quickCreatePartsSchema = z.record(z.string(), z.string()).transform((raw, ctx) => {
+  let failed = false;
+  const report = (path: PropertyKey[], message: string) => {
+    failed = true;
+    ctx.addIssue({ code: 'custom', path, message, input: raw });
+  };
+  let signees: unknown = raw.signees;
+  if (raw.signees !== undefined) {
+    try {
+      signees = JSON.parse(raw.signees);
+    } catch {
+      report(['signees'], 'must be a JSON array of {email, name}');
+    }
+  }
+  // Multipart parts skip the JSON hooks: the same NUL rule as every other field. A NUL in a
+  // part's name (path '') passes: no field of ours has such a name, so the part is ignored.
+  const nul = findNulCharacter({ ...raw, signees }, '');
+  if (nul) report(nul.split('.'), 'must not contain NUL characters');
+  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees });
+  if (!fields.success) {
+    // An issue inside `signees` is told only when it is the first issue of all.
+    for (const issue of fields.error.issues) {
+      if (!(failed && issue.path[0] === 'signees')) report(issue.path, issue.message);
+    }
+  } else {
+    const seen = new Map<string, number>();
+    fields.data.signees.forEach((signee, i) => {
+      const key = signee.email.toLowerCase();
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, i);
+      else report(['signees', i, 'email'], `duplicates signees.${first}.email`);
+    });
+  }
+  const groups = raw.signingGroupsEnabled;
+  if (groups !== undefined && groups !== 'true' && groups !== 'false') {
+    report(['signingGroupsEnabled'], 'must be true or false');
+  }
+  if (failed || !fields.success) return z.NEVER;
+  const { signingOrderEnabled, ...data } = fields.data;
+  return {
+    ...data,
+    signingOrderEnabled:
+      signingOrderEnabled === undefined ? undefined : signingOrderEnabled === 'true',
+    signingGroupsEnabled: groups === 'true',
+  };
+});
+
+/** Quick-create's text parts once valid: what a new document takes besides its file. */
+export type QuickCreateParts = z.output<typeof quickCreatePartsSchema>;
+
+/** A ZodError as the `errors[]` of a 422: each issue's path joined with '.', and its message. */
+export function fieldErrorsOf(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+}
+
+/** The 201 answer of quick-create. */
 export const quickCreateResponse = z.object({
   message: z.string(),
   document: documentSchema,
@@ -93,11 +163,13 @@ export const quickCreateResponse = z.object({
   contentType: z.string(),
 });
 
+/** A document with its signees, as most document routes answer. */
 export const documentWithSigneesSchema = z.object({
   document: documentSchema,
   signees: z.array(signeeSchema),
 });
 
+/** What became of one signee's invitation. */
 export const deliverySchema = z.object({
   signeeId: z.uuid(),
   email: z.string(),
@@ -106,12 +178,15 @@ export const deliverySchema = z.object({
   signingUrl: z.url().optional(),
 });
 
+/** The answer of send-for-signing and remind. */
 export const sendResponse = documentWithSigneesSchema.extend({
   deliveries: z.array(deliverySchema),
 });
 
+/** Path parameters of the routes under /api/documents/{documentId}. */
 export const documentParams = z.object({ documentId: z.uuid() });
 
+/** Query of the document listing. */
 export const listQuery = z.object({
   tenantId: z.uuid(),
   status: documentStatusSchema.optional(),
@@ -119,11 +194,13 @@ export const listQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 
+/** One page of the document listing. */
 export const listResponse = z.object({
   documents: z.array(documentSchema),
   nextCursor: z.string().nullable(),
 });
 
+/** One entry of a document's audit trail. */
 export const auditEntrySchema = z.object({
   id: z.uuid(),
   action: z.string(),

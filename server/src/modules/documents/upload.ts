@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import type { StoredUpload } from './documents.service.js';
-import { createEndsKeeper, type UploadEnds } from './pdf-check.js';
+import { createEndsKeeper, inspectPdf, type UploadEnds } from './pdf-check.js';
 
 /** The parts of a quick-create request: text fields, and the file already in storage. */
 export type ParsedUpload = {
@@ -85,6 +85,38 @@ export async function readQuickCreateParts(
       : err;
   }
   return { fields, upload, ends, errors };
+}
+
+/**
+ * Every problem of a quick-create body in the order it answers them: the parts' own (repeated,
+ * too long, a second file), then the text fields', then a missing file.
+ */
+export function quickCreateErrors(parts: ParsedUpload, fieldErrors: FieldError[]): FieldError[] {
+  const errors = [...parts.errors, ...fieldErrors];
+  if (!parts.upload) {
+    errors.push({ path: 'file', message: 'a PDF file part named "file" is required' });
+  }
+  return errors;
+}
+
+/** Refuses with 415 a stored upload that is not a PDF, or is an encrypted one. */
+export async function requirePdf(
+  storage: Storage,
+  upload: StoredUpload,
+  ends: UploadEnds | null,
+): Promise<void> {
+  const verdict = await inspectPdf(storage, upload.key, upload.size, ends ?? undefined);
+  if (verdict === 'not_pdf') {
+    throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
+  }
+  // A seal adds pages and marks to the document and must be checkable by anyone: a file only
+  // a password opens, or whose author forbade changes, cannot be sealed as sent.
+  if (verdict === 'encrypted') {
+    throw new AppError(
+      'unsupported_media_type',
+      'Encrypted or password-protected PDFs are not accepted; remove the protection and upload again.',
+    );
+  }
 }
 
 // The file's chunks on their way to storage, its first and last bytes kept on the way.

@@ -1,38 +1,18 @@
-import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { sendWebPage } from '../../http/web-assets.js';
+import {
+  declineBody,
+  signBody,
+  signingStepResponse,
+  signingViewResponse,
+  tokenParams,
+} from './signing.schemas.js';
 import * as signing from './signing.service.js';
 
-const tokenParams = z.object({ token: z.string().min(10).max(200) });
-const signeeView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  email: z.string(),
-  status: z.enum(['pending', 'signed', 'declined']),
-});
-const documentView = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  status: z.string(),
-  signingMessage: z.string().nullable(),
-});
-const signBody = z.object({
-  consent: z.literal(true, 'you must agree to sign electronically'),
-  signature: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('typed'), text: z.string().trim().min(1).max(200) }),
-    z.object({
-      type: z.literal('drawn'),
-      image: z
-        .string()
-        .max(2_000_000)
-        .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'must be a PNG data URL'),
-    }),
-  ]),
-});
-const declineBody = z.object({ reason: z.string().trim().min(1).max(1000) });
+// A PNG file's first eight bytes.
 const PNG_MAGIC = Buffer.from('89504e470d0a1a0a', 'hex');
 
 function present(r: {
@@ -79,13 +59,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
         security,
         params: tokenParams,
         response: {
-          200: z.object({
-            signee: signeeView,
-            document: documentView.extend({ senderName: z.string() }),
-            canSign: z.boolean(),
-            reason: z.enum(['not_your_turn', 'signed', 'declined', 'group_signed']).nullable(),
-            fileUrl: z.string(),
-          }),
+          200: signingViewResponse,
           ...errorResponses(404, 410),
         },
       },
@@ -124,7 +98,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
         params: tokenParams,
         body: signBody,
         response: {
-          200: z.object({ signee: signeeView, document: documentView }),
+          200: signingStepResponse,
           ...errorResponses(404, 409, 410, 422),
         },
       },
@@ -162,7 +136,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
         params: tokenParams,
         body: declineBody,
         response: {
-          200: z.object({ signee: signeeView, document: documentView }),
+          200: signingStepResponse,
           ...errorResponses(404, 409, 410, 422),
         },
       },

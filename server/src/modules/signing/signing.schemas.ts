@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Path parameters of the signing routes: the link's token, which is the credential. */
+export const tokenParams = z.object({ token: z.string().min(10).max(200) });
+
+/** The signee as the signing page sees them. */
+export const signeeView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  status: z.enum(['pending', 'signed', 'declined']),
+});
+
+/** The document as the signing page sees it. */
+export const documentView = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  status: z.string(),
+  signingMessage: z.string().nullable(),
+});
+
+/**
+ * Body of a signature: consent and a typed name or a drawn PNG. The PNG's own bytes are checked
+ * after decoding, by the route.
+ */
+export const signBody = z.object({
+  consent: z.literal(true, 'you must agree to sign electronically'),
+  signature: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('typed'), text: z.string().trim().min(1).max(200) }),
+    z.object({
+      type: z.literal('drawn'),
+      image: z
+        .string()
+        .max(2_000_000)
+        .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'must be a PNG data URL'),
+    }),
+  ]),
+});
+
+/** Body of a refusal to sign. */
+export const declineBody = z.object({ reason: z.string().trim().min(1).max(1000) });
+
+/** What the signing page is shown: the signee, the document and whether they may sign now. */
+export const signingViewResponse = z.object({
+  signee: signeeView,
+  document: documentView.extend({ senderName: z.string() }),
+  canSign: z.boolean(),
+  reason: z.enum(['not_your_turn', 'signed', 'declined', 'group_signed']).nullable(),
+  fileUrl: z.string(),
+});
+
+/** The answer of sign and decline: the signee and the document after the step. */
+export const signingStepResponse = z.object({ signee: signeeView, document: documentView });
