@@ -9,7 +9,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import type { Db } from './db/handle.js';
 import { refreshDirectReads } from './db/prepared.js';
 import { createAuth, sessionCookieSecret } from './http/auth.js';
@@ -149,6 +149,14 @@ export async function buildApp(options: {
   const mailTransport = createMailTransport(config.smtpUrl);
   const storage = await createStorage(config);
   const certificate = sealCertificateLoader(config);
+  // Production finds a wrong SEAL_P12_PASSWORD or an unreadable file now, not at the first seal.
+  if (config.env === 'production') {
+    await certificate().catch((err: unknown) => {
+      throw new ConfigError(
+        `SEAL_P12_PATH cannot be opened with SEAL_P12_PASSWORD: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
+  }
   const webhookSender = createWebhookSender({
     allowPrivate: config.webhookAllowPrivateUrls,
     timeoutMs: config.webhookTimeoutMs,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ensurePrivateDir } from './lib/private-dir.js';
 
 /** Every setting of the service, parsed and validated once from the environment. */
 export type Config = {
@@ -37,6 +38,8 @@ export type Config = {
   orphanGraceSeconds: number;
   /** First retry delay of the mail.send job; doubles per attempt, capped at 30 min. */
   mailRetryBaseMs: number;
+  /** The sandbox's dev mailbox answers other hosts than loopback (DEV_MAILBOX_PUBLIC). */
+  devMailboxPublic: boolean;
 };
 
 const bool = z
@@ -90,6 +93,8 @@ const envSchema = z.object({
   // than any 50 MiB upload takes, so the start-up cleanup never removes a live one.
   ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
+  ALLOW_INSECURE_PUBLIC_URL: bool,
+  DEV_MAILBOX_PUBLIC: bool,
 });
 
 // proxy-addr's (Fastify's) names for address ranges, or an address with an optional prefix.
@@ -135,6 +140,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (missing.length > 0) {
       throw new ConfigError(`Production refuses to start without ${missing.join(', ')}.`);
     }
+    if (e.SECRET_KEY && !looksRandom(e.SECRET_KEY)) {
+      throw new ConfigError(
+        'Production refuses a SECRET_KEY that does not look random (it signs sessions and links): generate one with `openssl rand -hex 32`.',
+      );
+    }
+    if (!e.PUBLIC_URL?.startsWith('https:') && !e.ALLOW_INSECURE_PUBLIC_URL) {
+      throw new ConfigError(
+        'Production needs an https: PUBLIC_URL (session cookies are Secure only then); set ALLOW_INSECURE_PUBLIC_URL=true only for a deployment that is never reached over a network.',
+      );
+    }
   }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -162,14 +177,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     orphanGraceSeconds: e.ORPHAN_GRACE_SECONDS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
+    devMailboxPublic: e.DEV_MAILBOX_PUBLIC ?? false,
   };
+}
+
+/**
+ * A rough test that a secret was generated, not typed: at least 10 distinct characters, no
+ * repeated unit (`abcabcabc…`), and 100 bits by its own character frequencies (32 random hex
+ * digits give about 115, 64 about 240, `aaaa…` 0). A refusal of the obvious, not a proof.
+ */
+export function looksRandom(secret: string): boolean {
+  const counts = new Map<string, number>();
+  for (const c of secret) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= n * Math.log2(n / secret.length);
+  const repeated = /^(.+?)\1+$/s.test(secret);
+  return counts.size >= 10 && bits >= 100 && !repeated;
 }
 
 // Sandbox only (production demands SECRET_KEY): one key per DATA_DIR, kept across restarts so
 // sessions and download URLs stay valid; 'wx' makes concurrent first starts agree on one file.
 function readOrCreateSecretKey(dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   try {
     writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
   } catch (err) {

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { InjectOptions } from 'fastify';
@@ -9,6 +10,7 @@ import { ConfigError, loadConfig } from '../../server/src/config.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { createTenant, createUser, uniqueEmail } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { writeSealP12 } from '../helpers/seal-p12.js';
 
 const run = promisify(execFile);
 
@@ -181,8 +183,10 @@ describe('sandbox and production hosts', () => {
       env: {
         ESIGN_ENV: 'production',
         SMTP_URL: smtp.url,
-        SECRET_KEY: 'x'.repeat(64),
-        SEAL_P12_PATH: '/nonexistent/seal.p12',
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        ...(await writeSealP12()),
+        // The links below name localhost over http; production needs this said out loud.
+        ALLOW_INSECURE_PUBLIC_URL: 'true',
       },
     });
   });

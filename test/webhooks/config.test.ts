@@ -229,6 +229,10 @@ describe('webhook URL rules without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
       'https://[ff02::1]/hook',
       'https://[::ffff:127.0.0.1]/hook',
       'https://[::ffff:10.0.0.1]/hook',
+      // IPv4-compatible IPv6 (::/96): the URL parser writes [::127.0.0.1] as [::7f00:1].
+      'https://[::127.0.0.1]/hook',
+      'https://[::7f00:1]/hook',
+      'https://[::a00:1]/hook',
       'https://no-such-host.invalid/hook',
     ];
     for (const url of refused) {

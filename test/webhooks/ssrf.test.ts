@@ -64,7 +64,13 @@ describe('connect-time address check (DNS answer injected into the sender)', () 
       }
       sender.close();
     }
-    for (const literal of ['127.0.0.1', '[::1]', '[::ffff:7f00:1]']) {
+    for (const literal of [
+      '127.0.0.1',
+      '[::1]',
+      '[::ffff:7f00:1]',
+      '[::127.0.0.1]',
+      '[::808:808]',
+    ]) {
       const sender = createWebhookSender({ allowPrivate: false, timeoutMs: 2000 });
       const result = await sender.send({
         url: `https://${literal}:${receiver.port}/hook`,

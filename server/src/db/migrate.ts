@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-foundation.js';
 import * as m0002 from './migrations/0002-documents.js';
 import * as m0003webhooks from './migrations/0003-webhooks.js';
 import * as m0004jobsIndex from './migrations/0004-jobs-index.js';
+import * as m0005redactSentEmails from './migrations/0005-redact-sent-emails.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-documents': m0002,
   '0003-webhooks': m0003webhooks,
   '0004-jobs-index': m0004jobsIndex,
+  '0005-redact-sent-emails': m0005redactSentEmails,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

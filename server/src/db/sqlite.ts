@@ -1,7 +1,8 @@
 import SQLite from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely } from 'kysely';
+import { ensurePrivateDir } from '../lib/private-dir.js';
 import type { Db } from './handle.js';
 import { useDirectReads, type DirectReader } from './prepared.js';
 import type { Database } from './schema.js';
@@ -13,8 +14,11 @@ import { createWalFlusher, FlushingSqliteDialect, registerWalFlusher } from './s
  * on a thread, and a read-only second connection for prepared reads.
  */
 export function openSqlite(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const filePath = path.join(dataDir, 'signet.db');
+  // 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  closeSync(openSync(filePath, 'a', 0o600));
+  chmodSync(filePath, 0o600);
   const file = new SQLite(filePath);
   file.pragma('journal_mode = WAL');
   // NORMAL: a commit writes the log without flushing it, and the flush is done off the event

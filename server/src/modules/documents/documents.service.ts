@@ -168,6 +168,7 @@ export async function getDocument(
     tenantId: document.tenant_id,
     userId: input.userId,
     action: 'document.read',
+    notFound: 'No such document.',
   });
   return { document, signees: await repo.listSignees(deps.db.kysely, document.id) };
 }

@@ -106,11 +106,15 @@ export async function deliverEmail(
       html: email.html,
       text: email.text,
     });
+    // Delivered: the links in it (signing links, verification tokens) are the recipient's
+    // alone now, so the copy at rest keeps no usable secret.
     return await repo.updateEmail(db.kysely, emailId, {
       status: 'sent',
       sent_at: nowIso(),
       message_id: messageId,
       error: null,
+      html: redactLinks(email.html),
+      text: redactLinks(email.text),
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -119,6 +123,14 @@ export async function deliverEmail(
     await rescheduleJob(db.kysely, emailId, isoIn(deps.retryBaseMs ?? 30_000));
     throw err;
   }
+}
+
+/** What a delivered e-mail keeps of its links: none. */
+export const REDACTED_LINK = '[link removed after delivery]';
+
+/** The text with every http(s) URL replaced by REDACTED_LINK. */
+export function redactLinks(body: string): string {
+  return body.replace(/https?:\/\/[^\s"'<>]+/g, REDACTED_LINK);
 }
 
 /** The durable job that delivers an outbox row, retried with backoff while SMTP refuses. */

@@ -1,14 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { findEmail, listEmails } from './mail.repo.js';
 import { escapeHtml } from './templates/layout.js';
 
+function isLoopback(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  return parsed.range() === 'loopback';
+}
+
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left}.banner{background:#fef3c7;padding:.5rem 1rem;border-radius:6px}</style></head><body><p class="banner" role="status">Sandbox: e-mails are stored here instead of being sent.</p>${body}</body></html>`;
 
-/** The sandbox's dev mailbox: every e-mail the service would have sent. Never in production. */
+/**
+ * The sandbox's dev mailbox: every e-mail the service would have sent. Never in production.
+ * It holds every tenant's signing links, so only this machine may read it (the client address
+ * is loopback) unless DEV_MAILBOX_PUBLIC=true.
+ */
 export function registerMailboxRoutes(app: App, deps: AppDeps) {
+  const onRequest = async (request: FastifyRequest) => {
+    if (!deps.config.devMailboxPublic && !isLoopback(request.ip)) {
+      throw new AppError(
+        'not_found',
+        'The dev mailbox answers only on this machine (set DEV_MAILBOX_PUBLIC=true to share it).',
+      );
+    }
+  };
   const emailJson = z.object({
     id: z.string(),
     to: z.string(),
@@ -22,6 +42,7 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
   app.get(
     '/dev/mailbox',
     {
+      onRequest,
       schema: {
         tags: ['sandbox'],
         description: 'Stored e-mails, newest first (HTML, or JSON with Accept: application/json).',
@@ -66,7 +87,7 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
 
   app.get(
     '/dev/mailbox/:emailId',
-    { schema: { tags: ['sandbox'], params: z.object({ emailId: z.string() }) } },
+    { onRequest, schema: { tags: ['sandbox'], params: z.object({ emailId: z.string() }) } },
     async (request, reply) => {
       const e = await findEmail(deps.db.kysely, request.params.emailId);
       if (!e) throw new AppError('not_found', 'No such e-mail.');

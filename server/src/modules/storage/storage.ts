@@ -1,3 +1,4 @@
+import { ensurePrivateDir } from '../../lib/private-dir.js';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { createLocalStorage } from './local-storage.js';
@@ -44,5 +45,6 @@ export async function createStorage(config: {
     const { createS3Storage, parseStorageUrl } = await import('./s3-storage.js');
     return createS3Storage(parseStorageUrl(config.storageUrl));
   }
+  ensurePrivateDir(config.dataDir);
   return createLocalStorage(path.join(config.dataDir, 'files'));
 }

@@ -18,10 +18,16 @@ export const STARTING_CREDITS = { sandbox: 1000, production: 0 } as const;
  */
 export async function requireMembership(
   db: DbOrTrx,
-  input: { tenantId: string; userId: string; action: Action },
+  input: {
+    tenantId: string;
+    userId: string;
+    action: Action;
+    /** The 404's detail: a resource reached by its own id is "No such <resource>." either way. */
+    notFound?: string;
+  },
 ) {
   const membership = await repo.findMembership(db, input.tenantId, input.userId);
-  if (!membership) throw new AppError('not_found', 'No such tenant.');
+  if (!membership) throw new AppError('not_found', input.notFound ?? 'No such tenant.');
   assertCan(membership.role, input.action);
   return membership;
 }

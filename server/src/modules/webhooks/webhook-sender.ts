@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { IPV4_COMPATIBLE_CIDR } from './webhook-url.js';
 
 /** What one HTTP attempt produced: a status code, or an error when no response came. */
 export type SendResult = { statusCode: number | null; error: string | null; durationMs: number };
@@ -31,6 +32,7 @@ export function createWebhookSender(options: {
     keepAlive: true,
     maxSockets: 64,
     allowPrivateIPAddress: options.allowPrivate,
+    denyIPAddressList: options.allowPrivate ? [] : [IPV4_COMPATIBLE_CIDR],
   };
   const agents = {
     'http:': new RequestFilteringHttpAgent(agentOptions),

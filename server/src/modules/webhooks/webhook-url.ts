@@ -20,8 +20,16 @@ const DNS_TIMEOUT_MS = 5000;
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  // ipaddr.js calls the deprecated IPv4-compatible range (::/96, e.g. `[::7f00:1]`, which is
+  // how a URL writes `[::127.0.0.1]`) unicast; it only ever holds special addresses.
+  if (parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) return false;
+  return parsed.range() === 'unicast';
 }
+
+/** The deprecated IPv4-compatible IPv6 range, refused at save and at connect time. */
+export const IPV4_COMPATIBLE_CIDR = '::/96';
+const IPV4_COMPATIBLE = ipaddr.parseCIDR(IPV4_COMPATIBLE_CIDR);
 
 const defaultResolve: ResolveHost = (host) => dns.lookup(host, { all: true, verbatim: true });
 
