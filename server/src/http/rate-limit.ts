@@ -4,10 +4,12 @@ import { AppError } from '../lib/errors.js';
 type Bucket = { tokens: number; updatedAt: number };
 
 /**
- * A token bucket per API key: `perSecond` sustained, `burst` at once. In process memory: with
- * several processes each enforces its own share, which is documented in docs/operations.md.
+ * A token bucket per key (an API key, a signing link, a client address): `perSecond`
+ * sustained, `burst` at once; `subject` names the key in the 429's detail. In process memory:
+ * with several processes each enforces its own share, which is documented in
+ * docs/operations.md.
  */
-export function createRateLimiter(options: { perSecond: number; burst: number }) {
+export function createRateLimiter(options: { perSecond: number; burst: number; subject?: string }) {
   const buckets = new Map<string, Bucket>();
   let lastSweep = Date.now();
 
@@ -35,11 +37,18 @@ export function createRateLimiter(options: { perSecond: number; burst: number })
     if (bucket.tokens < 1) {
       reply.header('ratelimit-remaining', '0');
       const retryAfter = String(Math.max(1, Math.ceil((1 - bucket.tokens) / options.perSecond)));
-      throw new AppError('rate_limited', 'Too many requests for this API key.', {
-        headers: { 'retry-after': retryAfter },
-      });
+      throw new AppError(
+        'rate_limited',
+        `Too many requests for ${options.subject ?? 'this API key'}.`,
+        {
+          headers: { 'retry-after': retryAfter },
+        },
+      );
     }
     bucket.tokens -= 1;
     reply.header('ratelimit-remaining', String(Math.floor(bucket.tokens)));
   };
 }
+
+/** A limiter's consume function. */
+export type RateLimit = ReturnType<typeof createRateLimiter>;

@@ -1,4 +1,7 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
+import { hashSecret } from '../../lib/ids.js';
+import { createRateLimiter, type RateLimit } from '../../http/rate-limit.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
@@ -10,10 +13,8 @@ import {
   signingViewResponse,
   tokenParams,
 } from './signing.schemas.js';
+import { checkSignaturePng } from './signature-image.js';
 import * as signing from './signing.service.js';
-
-// A PNG file's first eight bytes.
-const PNG_MAGIC = Buffer.from('89504e470d0a1a0a', 'hex');
 
 function present(r: {
   signee: { id: string; name: string; email: string; status: 'pending' | 'signed' | 'declined' };
@@ -45,6 +46,24 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   };
   const tags = ['signing'];
   const security: Array<Record<string, string[]>> = [];
+  // Public routes, reached with a link only: bounded per link and per client address, reads
+  // loosely (a page load makes a few), writes tightly (a signee signs or declines once).
+  const limits = {
+    readLink: createRateLimiter({ perSecond: 2, burst: 30, subject: 'this signing link' }),
+    readIp: createRateLimiter({ perSecond: 20, burst: 200, subject: 'this address' }),
+    writeLink: createRateLimiter({ perSecond: 0.1, burst: 5, subject: 'this signing link' }),
+    writeIp: createRateLimiter({ perSecond: 1, burst: 20, subject: 'this address' }),
+  };
+  const limited =
+    (link: RateLimit, ip: RateLimit) =>
+    async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
+      // Signing answers hold the signee's name and a live link: no cache may keep them.
+      reply.header('cache-control', 'no-store');
+      ip(`ip:${request.ip}`, reply);
+      link(`link:${hashSecret(request.params.token)}`, reply);
+    };
+  const onRead = limited(limits.readLink, limits.readIp);
+  const onWrite = limited(limits.writeLink, limits.writeIp);
 
   // The page itself; everything it shows comes from the JSON routes below.
   app.get('/sign/:token', { schema: { hide: true } }, async (_request, reply) =>
@@ -54,6 +73,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/signing/:token',
     {
+      onRequest: onRead,
       schema: {
         tags,
         security,
@@ -79,7 +99,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
 
   app.get(
     '/api/signing/:token/file',
-    { schema: { tags, security, params: tokenParams } },
+    { onRequest: onRead, schema: { tags, security, params: tokenParams } },
     async (request, reply) => {
       const { stream } = await signing.signingFile(d, request.params.token);
       return reply
@@ -92,6 +112,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/signing/:token/sign',
     {
+      onRequest: onWrite,
       schema: {
         tags,
         security,
@@ -108,9 +129,10 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
       let signature: signing.SignatureInput;
       if (s.type === 'drawn') {
         const image = Buffer.from(s.image.slice(s.image.indexOf(',') + 1), 'base64');
-        if (!image.subarray(0, 8).equals(PNG_MAGIC)) {
-          throw new AppError('validation_failed', 'The drawn signature is not a PNG image.', {
-            errors: [{ path: 'body.signature.image', message: 'must be a PNG image' }],
+        const problem = checkSignaturePng(image);
+        if (problem) {
+          throw new AppError('validation_failed', `The drawn signature ${problem}.`, {
+            errors: [{ path: 'body.signature.image', message: problem }],
           });
         }
         signature = { type: 'drawn', image };
@@ -130,6 +152,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/signing/:token/decline',
     {
+      onRequest: onWrite,
       schema: {
         tags,
         security,

@@ -39,6 +39,21 @@ async function resolveLink(db: DbOrTrx, token: string) {
   return { signee, document };
 }
 
+// Refuses a signee whose turn it is not, or who has signed or declined already.
+function assertTurn(
+  document: repo.DocumentRow,
+  signees: repo.SigneeRow[],
+  signee: repo.SigneeRow,
+  verb: 'sign' | 'decline',
+) {
+  const reason = blockedReason(document, signees, signee);
+  if (reason === 'not_your_turn') {
+    throw new AppError('not_your_turn', 'Earlier signees have to sign first.');
+  }
+  if (reason)
+    throw new AppError('invalid_status', `You cannot ${verb}: ${reason.replace('_', ' ')}.`);
+}
+
 /** What the signing page shows; the first view is recorded as "opened". */
 export async function viewSigning(deps: SigningDeps, token: string, origin: RequestOrigin) {
   const { signee, document } = await resolveLink(deps.db.kysely, token);
@@ -85,6 +100,9 @@ export async function signDocument(
   input: { token: string; signature: SignatureInput; origin: RequestOrigin },
 ) {
   const { signee, document } = await resolveLink(deps.db.kysely, input.token);
+  // Checked before anything is stored, so a link that cannot sign writes nothing; checked again
+  // in the transaction below, which decides.
+  assertTurn(document, await repo.listSignees(deps.db.kysely, document.id), signee, 'sign');
   let signatureFile: string | null = null;
   if (input.signature.type === 'drawn') {
     // Stored before the transaction; content-addressed so a retry writes the same key.
@@ -96,12 +114,7 @@ export async function signDocument(
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const { signee: current, document: doc } = await resolveLink(trx, input.token);
     const signees = await repo.listSignees(trx, doc.id);
-    const reason = blockedReason(doc, signees, current);
-    if (reason === 'not_your_turn') {
-      throw new AppError('not_your_turn', 'Earlier signees have to sign first.');
-    }
-    if (reason)
-      throw new AppError('invalid_status', `You cannot sign: ${reason.replace('_', ' ')}.`);
+    assertTurn(doc, signees, current, 'sign');
     const signed = await moveSignee(trx, {
       document: doc,
       signee: current,
@@ -155,13 +168,7 @@ export async function declineDocument(
   const now = nowIso();
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const { signee, document } = await resolveLink(trx, input.token);
-    const signees = await repo.listSignees(trx, document.id);
-    const reason = blockedReason(document, signees, signee);
-    if (reason === 'not_your_turn') {
-      throw new AppError('not_your_turn', 'Earlier signees have to sign first.');
-    }
-    if (reason)
-      throw new AppError('invalid_status', `You cannot decline: ${reason.replace('_', ' ')}.`);
+    assertTurn(document, await repo.listSignees(trx, document.id), signee, 'decline');
     const by = {
       actor: `signee:${signee.id}`,
       origin: input.origin,
