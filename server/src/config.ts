@@ -40,6 +40,8 @@ export type Config = {
   mailRetryBaseMs: number;
   /** The sandbox's dev mailbox answers other hosts than loopback (DEV_MAILBOX_PUBLIC). */
   devMailboxPublic: boolean;
+  /** E-mails one tenant may queue per UTC day (invitations, reminders, notices). */
+  mailDailyLimitPerTenant: number;
 };
 
 const bool = z
@@ -93,6 +95,7 @@ const envSchema = z.object({
   // than any 50 MiB upload takes, so the start-up cleanup never removes a live one.
   ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
+  MAIL_DAILY_LIMIT_PER_TENANT: z.coerce.number().int().positive().default(10_000),
   ALLOW_INSECURE_PUBLIC_URL: bool,
   DEV_MAILBOX_PUBLIC: bool,
 });
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orphanGraceSeconds: e.ORPHAN_GRACE_SECONDS,
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     devMailboxPublic: e.DEV_MAILBOX_PUBLIC ?? false,
+    mailDailyLimitPerTenant: e.MAIL_DAILY_LIMIT_PER_TENANT,
   };
 }
 

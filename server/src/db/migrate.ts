@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002-documents.js';
 import * as m0003webhooks from './migrations/0003-webhooks.js';
 import * as m0004jobsIndex from './migrations/0004-jobs-index.js';
 import * as m0005redactSentEmails from './migrations/0005-redact-sent-emails.js';
+import * as m0006tenantMailCounts from './migrations/0006-tenant-mail-counts.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-webhooks': m0003webhooks,
   '0004-jobs-index': m0004jobsIndex,
   '0005-redact-sent-emails': m0005redactSentEmails,
+  '0006-tenant-mail-counts': m0006tenantMailCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -114,7 +114,11 @@ export type Database = {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  tenant_mail_counts: TenantMailCountsTable;
 };
+
+/** E-mails queued per tenant and UTC day (YYYY-MM-DD). */
+export type TenantMailCountsTable = { tenant_id: string; day: string; count: number };
 
 export type DocumentsTable = {
   id: string;

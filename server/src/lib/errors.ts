@@ -27,6 +27,8 @@ const problems = {
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
   rate_limited: [429, 'Too many requests'],
   reminder_cooldown: [429, 'Reminder cooldown in effect'],
+  reminder_limit_reached: [429, 'Reminder limit reached'],
+  mail_quota_exceeded: [429, 'Daily e-mail quota exceeded'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;

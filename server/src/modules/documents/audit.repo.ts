@@ -70,6 +70,23 @@ export async function hasAuditEntry(
   return row !== undefined;
 }
 
+/** How many entries of an action each of the given signees has on the document's trail. */
+export async function countAuditEntriesBySignee(
+  db: DbOrTrx,
+  input: { documentId: string; action: AuditAction; signeeIds: string[] },
+): Promise<Map<string, number>> {
+  if (input.signeeIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('audit_entries')
+    .select(['signee_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('document_id', '=', input.documentId)
+    .where('action', '=', input.action)
+    .where('signee_id', 'in', input.signeeIds)
+    .groupBy('signee_id')
+    .execute();
+  return new Map(rows.map((r) => [r.signee_id!, Number(r.n)]));
+}
+
 /** A document's audit trail, oldest first, in API form. */
 export async function listAudit(db: DbOrTrx, documentId: string) {
   const rows = await db

@@ -7,7 +7,8 @@ import { deliverEmail, queueEmail, type MailTransport } from '../mail/mail.servi
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
-import { recordAudit, type RequestOrigin } from './audit.repo.js';
+import { MIN_REMINDER_COOLDOWN_MINUTES } from '../tenants/tenants.schemas.js';
+import { countAuditEntriesBySignee, recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
 import { getDocument, type DocumentDeps } from './documents.service.js';
 import { isOpenForSigning, moveDocument } from './lifecycle.js';
@@ -15,7 +16,7 @@ import { currentWave } from './signing-turns.js';
 
 /** What sending needs beyond document access. */
 export type SendingDeps = DocumentDeps & {
-  config: Pick<Config, 'mailRetryBaseMs'>;
+  config: Pick<Config, 'mailRetryBaseMs' | 'mailDailyLimitPerTenant'>;
   transport: MailTransport;
   mailFrom: string;
   wakeJobs: () => void;
@@ -31,6 +32,9 @@ export type InvitationDelivery = {
 };
 
 type Invite = { signee: repo.SigneeRow; emailId: string | null; signingUrl: string };
+
+/** Reminders one signee can get for a document; after that the sender has to call them. */
+export const MAX_REMINDERS_PER_SIGNEE = 10;
 
 // A fallback only: the request delivers invitations itself; the job acts if it could not.
 const FALLBACK_DELAY_MS = 60_000;
@@ -50,7 +54,7 @@ export function signingTokenFor(secretKey: string, signeeId: string): string {
  */
 export async function inviteSignees(
   trx: DbOrTrx,
-  deps: { config: Pick<Config, 'publicUrl' | 'secretKey'> },
+  deps: { config: Pick<Config, 'publicUrl' | 'secretKey' | 'mailDailyLimitPerTenant'> },
   input: {
     document: repo.DocumentRow;
     signees: repo.SigneeRow[];
@@ -77,7 +81,7 @@ export async function inviteSignees(
     if (viaEmail) {
       emailId = await queueEmail(trx, {
         to: signee.email,
-        tenantId: input.document.tenant_id,
+        tenant: { id: input.document.tenant_id, dailyLimit: deps.config.mailDailyLimitPerTenant },
         jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
         ...renderInvitation({
           language: input.document.email_language as EmailLanguage,
@@ -229,7 +233,12 @@ export async function remindSignees(
       throw new AppError('invalid_status', 'Only a document in process can be reminded.');
     }
     const tenant = await findTenant(trx, document.tenant_id);
-    const until = isoIn((tenant?.reminder_cooldown_minutes ?? 60) * 60_000);
+    // Settings saved before the minimum existed may hold less: the minimum wins.
+    const minutes = Math.max(
+      MIN_REMINDER_COOLDOWN_MINUTES,
+      tenant?.reminder_cooldown_minutes ?? MIN_REMINDER_COOLDOWN_MINUTES,
+    );
+    const until = isoIn(minutes * 60_000);
     const claimed = await repo.claimReminderCooldown(trx, {
       documentId: document.id,
       now,
@@ -246,7 +255,19 @@ export async function remindSignees(
         { headers: { 'retry-after': String(retryAfter) } },
       );
     }
-    const wave = currentWave(current, await repo.listSignees(trx, document.id));
+    const turn = currentWave(current, await repo.listSignees(trx, document.id));
+    const sent = await countAuditEntriesBySignee(trx, {
+      documentId: document.id,
+      action: 'reminded',
+      signeeIds: turn.map((s) => s.id),
+    });
+    const wave = turn.filter((s) => (sent.get(s.id) ?? 0) < MAX_REMINDERS_PER_SIGNEE);
+    if (wave.length === 0) {
+      throw new AppError(
+        'reminder_limit_reached',
+        `Each signee can be reminded ${MAX_REMINDERS_PER_SIGNEE} times; the signees whose turn it is have been.`,
+      );
+    }
     for (const signee of wave) {
       await recordAudit(trx, {
         documentId: document.id,

@@ -31,3 +31,18 @@ export function listEmails(db: DbOrTrx, input: { to?: string; limit: number }) {
   if (input.to) query = query.where('to_address', '=', input.to);
   return query.limit(input.limit).execute();
 }
+
+/** Counts one more e-mail for the tenant today (UTC) and returns the day's total so far. */
+export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string) {
+  const row = await db
+    .insertInto('tenant_mail_counts')
+    .values({ tenant_id: tenantId, day, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['tenant_id', 'day'])
+        .doUpdateSet((eb) => ({ count: eb('tenant_mail_counts.count', '+', 1) })),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

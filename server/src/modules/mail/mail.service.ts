@@ -5,7 +5,14 @@ import { enqueueJob, rescheduleJob } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
+import { AppError } from '../../lib/errors.js';
 import * as repo from './mail.repo.js';
+
+/**
+ * E-mails queued and refused for a tenant's quota by this process (the /metrics counters);
+ * counted before their transaction commits, so a rolled-back send still counts.
+ */
+export const mailCounts = { queued: 0, refused: 0 };
 
 /** A rendered e-mail: what every template returns. */
 export type RenderedEmail = { subject: string; html: string; text: string };
@@ -51,12 +58,27 @@ export function createMailTransport(smtpUrl: string | null): MailTransport {
  */
 export async function queueEmail(
   trx: DbOrTrx,
-  email: RenderedEmail & { to: string; tenantId?: string | null; jobDelayMs?: number },
+  email: RenderedEmail & {
+    to: string;
+    /** A tenant's e-mail counts against its daily quota; over it, nothing is queued (429). */
+    tenant?: { id: string; dailyLimit: number };
+    jobDelayMs?: number;
+  },
 ): Promise<string> {
+  if (email.tenant) {
+    const today = await repo.countTenantMail(trx, email.tenant.id, nowIso().slice(0, 10));
+    if (today > email.tenant.dailyLimit) {
+      mailCounts.refused++;
+      throw new AppError(
+        'mail_quota_exceeded',
+        `This tenant has queued its ${email.tenant.dailyLimit} e-mails for today (UTC); try again tomorrow.`,
+      );
+    }
+  }
   const id = newId();
   await repo.insertEmail(trx, {
     id,
-    tenant_id: email.tenantId ?? null,
+    tenant_id: email.tenant?.id ?? null,
     to_address: email.to,
     subject: email.subject,
     html: email.html,
@@ -67,6 +89,7 @@ export async function queueEmail(
     created_at: nowIso(),
     sent_at: null,
   });
+  mailCounts.queued++;
   await enqueueJob(trx, {
     // The job shares the e-mail's id, so a failed delivery in the request can find it.
     id,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pingDatabase } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
+import { mailCounts } from '../mail/mail.service.js';
 
 /** Liveness, readiness and Prometheus metrics. */
 export function registerOpsRoutes(app: App, deps: AppDeps) {
@@ -43,6 +44,24 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
       },
     });
   }
+  new Counter({
+    name: 'signet_emails_queued_total',
+    help: 'E-mails queued for delivery by this process',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(mailCounts.queued);
+    },
+  });
+  new Counter({
+    name: 'signet_emails_refused_total',
+    help: "E-mails refused because their tenant's daily quota (MAIL_DAILY_LIMIT_PER_TENANT) was used up",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(mailCounts.refused);
+    },
+  });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: reply.statusCode });

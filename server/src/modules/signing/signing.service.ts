@@ -17,7 +17,7 @@ import type { Storage } from '../storage/storage.js';
 export type SigningDeps = {
   db: Db;
   storage: Storage;
-  config: Pick<Config, 'publicUrl' | 'secretKey'>;
+  config: Pick<Config, 'publicUrl' | 'secretKey' | 'mailDailyLimitPerTenant'>;
   wakeJobs: () => void;
 };
 

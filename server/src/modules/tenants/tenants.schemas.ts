@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Reminders re-send e-mail with the tenant's text: at most one per quarter hour a document. */
+export const MIN_REMINDER_COOLDOWN_MINUTES = 15;
+
 export const roleSchema = z.enum(['owner', 'admin', 'member']);
 
 /** The languages invitation e-mails are written in. */
@@ -31,7 +34,7 @@ export const settingsSchema = z.object({
   emailLanguage: z.enum(emailLanguages),
   invitationEmails: z.boolean(),
   signeeEvents: z.boolean(),
-  reminderCooldownMinutes: z.number().int().min(0).max(10080),
+  reminderCooldownMinutes: z.number().int().min(MIN_REMINDER_COOLDOWN_MINUTES).max(10080),
 });
 
 export const tenantParams = z.object({ tenantId: z.uuid() });
