@@ -80,8 +80,8 @@ export function SignupPage(props: { meta: Meta }) {
       <section className="card auth-card">
         <PageTitle>Check your e-mail</PageTitle>
         <p role="status">
-          We sent a verification e-mail to <strong>{created.email}</strong>. Open the link in it to
-          verify your address, then log in.
+          We sent an e-mail to <strong>{created.email}</strong>. Open the link in it to verify your
+          address, then log in. If the address already has an account, the e-mail says so instead.
         </p>
         {props.meta.devMailbox && (
           <p>

@@ -14,6 +14,7 @@ import {
 } from './accounts.schemas.js';
 import * as accounts from './accounts.service.js';
 import { createLoginThrottle } from './login-throttle.js';
+import { createSignupNotices } from './signup-notices.js';
 
 /** Sign-up, e-mail verification, sessions and API keys. */
 export function registerAccountRoutes(app: App, deps: AppDeps) {
@@ -21,6 +22,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   const d = { db: deps.db, publicUrl: deps.config.publicUrl, env: deps.config.env };
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const loginThrottle = createLoginThrottle();
+  const signupNotices = createSignupNotices();
   const tags = ['accounts'];
 
   app.post(
@@ -29,11 +31,12 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
       schema: {
         tags,
         body: signupBody,
-        response: { 201: z.object({ user: userSchema }), ...errorResponses(409, 422) },
+        response: { 201: z.object({ user: userSchema }), ...errorResponses(422) },
       },
     },
     async (request, reply) => {
-      const user = await accounts.signUp(d, request.body);
+      // The same 201 whether or not the address already has an account (see signUp).
+      const user = await accounts.signUp(d, request.body, signupNotices);
       deps.jobs.wake();
       return reply.code(201).send({ user: accounts.presentUser(user) });
     },
@@ -85,7 +88,11 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
       },
     },
     async (request, reply) => {
-      const { user, token, maxAgeSeconds } = await accounts.logIn(d, request.body, loginThrottle);
+      const { user, token, maxAgeSeconds } = await accounts.logIn(
+        d,
+        { ...request.body, ip: request.ip },
+        loginThrottle,
+      );
       reply.setCookie(SESSION_COOKIE, token, {
         httpOnly: true,
         sameSite: 'lax',

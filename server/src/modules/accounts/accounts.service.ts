@@ -3,9 +3,11 @@ import type { Db } from '../../db/handle.js';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret, isoIn, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { queueEmail } from '../mail/mail.service.js';
+import { renderAccountExists } from '../mail/templates/account-exists.js';
 import { renderVerifyEmail } from '../mail/templates/verify-email.js';
 import * as repo from './accounts.repo.js';
 import type { LoginThrottle } from './login-throttle.js';
+import type { SignupNotices } from './signup-notices.js';
 
 /** What account services need. */
 export type AccountDeps = { db: Db; publicUrl: string; env: 'sandbox' | 'production' };
@@ -27,10 +29,17 @@ export function presentUser(user: repo.UserRow) {
   };
 }
 
-/** Creates an account and queues its verification e-mail in one transaction. */
+/**
+ * Creates an account and queues its verification e-mail in one transaction. An address that
+ * already has an account gets the same answer (a user shaped alike, with an id that exists
+ * nowhere), after the same password hashing, and nothing is created: the existing address
+ * is sent a notice instead (at most one per SIGNUP_NOTICE_COOLDOWN_MS), so signup cannot be
+ * used to find out who has an account.
+ */
 export async function signUp(
   deps: AccountDeps,
   input: { email: string; password: string; name: string },
+  notices: SignupNotices,
 ) {
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hash(input.password);
@@ -46,8 +55,16 @@ export async function signUp(
   };
   const token = newSecret('ev_');
   await deps.db.kysely.transaction().execute(async (trx) => {
-    if (await repo.findUserByEmail(trx, email)) {
-      throw new AppError('email_taken', 'An account with this e-mail address already exists.');
+    const existing = await repo.findUserByEmail(trx, email);
+    if (existing) {
+      if (notices.take(email)) {
+        const loginUrl = `${deps.publicUrl}/login`;
+        await queueEmail(trx, {
+          to: existing.email,
+          ...renderAccountExists({ name: existing.name, loginUrl }),
+        });
+      }
+      return;
     }
     await repo.insertUser(trx, user);
     await repo.insertVerification(trx, {
@@ -79,19 +96,16 @@ export async function verifyEmail(deps: AccountDeps, token: string) {
 /** Checks a password and opens a session; returns the raw session token for the cookie. */
 export async function logIn(
   deps: AccountDeps,
-  input: { email: string; password: string },
+  input: { email: string; password: string; ip: string },
   throttle: LoginThrottle,
 ) {
   const email = input.email.trim().toLowerCase();
   // Unknown addresses are throttled alike, so a 429 does not reveal whether an account exists.
-  throttle.check(email);
+  throttle.attempt(email, input.ip);
   const user = await repo.findUserByEmail(deps.db.kysely, email);
   const valid = await verify(user?.password_hash ?? (await dummyHash), input.password);
-  if (!user || !valid) {
-    throttle.failed(email);
-    throw new AppError('invalid_credentials');
-  }
-  throttle.succeeded(email);
+  if (!user || !valid) throw new AppError('invalid_credentials');
+  throttle.succeeded(email, input.ip);
   const token = newSecret('ss_');
   await repo.insertSession(deps.db.kysely, {
     token_hash: hashSecret(token),
