@@ -17,7 +17,6 @@ const problems = {
   method_not_allowed: [405, 'Method not allowed'],
   invalid_status: [409, 'Not allowed in the current status'],
   conflict: [409, 'Conflict'],
-  email_taken: [409, 'E-mail address already registered'],
   not_your_turn: [409, 'Not your turn to sign'],
   link_expired: [410, 'Signing link no longer valid'],
   payload_too_large: [413, 'Payload too large'],
