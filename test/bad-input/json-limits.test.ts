@@ -19,7 +19,10 @@ describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
       { url: '/api/tenants', headers: key },
       { url: `/api/tenants/${tenantId}/members`, headers: key },
       { url: `/api/tenants/${tenantId}/webhooks`, headers: key },
-      { url: '/api/account/api-keys', headers: { cookie: owner.cookie } },
+      {
+        url: '/api/account/api-keys',
+        headers: { cookie: owner.cookie, origin: 'http://localhost:3000' },
+      },
       { url: '/api/signing/sg_abcdefghijklmnopqrstuvwxyz/sign', headers: {} },
     ];
   });

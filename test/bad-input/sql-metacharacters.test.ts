@@ -29,7 +29,7 @@ describe.each(ENGINES)('SQL metacharacters on %s', (engine) => {
     const key = await ctx.app.inject({
       method: 'POST',
       url: '/api/account/api-keys',
-      headers: { cookie: owner.cookie },
+      headers: { cookie: owner.cookie, origin: 'http://localhost:3000' },
       payload: { name: META },
     });
     expect(key.json().apiKey.name).toBe(META);

@@ -329,7 +329,11 @@ describe.each(ENGINES)('accounts and API keys on %s', (engine) => {
     const request = {
       method: 'POST' as const,
       url: '/api/account/api-keys',
-      headers: { cookie: user.cookie, 'idempotency-key': 'key-once' },
+      headers: {
+        cookie: user.cookie,
+        origin: 'http://localhost:3000',
+        'idempotency-key': 'key-once',
+      },
       payload: { name: 'idempotent' },
     };
     const first = await ctx.app.inject(request);
@@ -373,7 +377,7 @@ describe.each(ENGINES)('accounts and API keys on %s', (engine) => {
     const again = await ctx.app.inject({
       method: 'DELETE',
       url: `/api/account/api-keys/${user.apiKeyId}`,
-      headers: { cookie: user.cookie },
+      headers: { cookie: user.cookie, origin: 'http://localhost:3000' },
     });
     expect(again.statusCode).toBe(404);
   });

@@ -51,7 +51,7 @@ export async function createUser(
   const key = await ctx.app.inject({
     method: 'POST',
     url: '/api/account/api-keys',
-    headers: { cookie: cookieHeader },
+    headers: { cookie: cookieHeader, origin: new URL(ctx.config.publicUrl).origin },
     payload: { name: 'test key' },
   });
   expect(key.statusCode).toBe(201);

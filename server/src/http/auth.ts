@@ -44,6 +44,8 @@ export function sessionTokenOf(request: FastifyRequest): string | null {
   return unsigned.valid ? unsigned.value : null;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 // lastUsedAt is for humans ("used 3 minutes ago"): writing it at most once a minute per key
 // keeps a write off the hot path of every request.
 const TOUCH_INTERVAL_MS = 60_000;
@@ -115,21 +117,32 @@ export function createAuth(deps: {
     };
   }
 
-  async function fromSession(request: FastifyRequest, token: string): Promise<Principal> {
-    // Cookies ride along on cross-site requests; a state change must come from our own origin.
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
-      const origin = request.headers.origin;
-      const site = request.headers['sec-fetch-site'];
-      if (
-        (origin && origin !== publicOrigin) ||
-        (site && site !== 'same-origin' && site !== 'none')
-      ) {
-        throw new AppError(
-          'cross_origin_rejected',
-          'Session requests that change state must come from this service’s own pages.',
-        );
-      }
+  /**
+   * Cookies ride along on cross-site requests, so a session request that changes state must
+   * show it comes from our own pages: an `Origin` equal to PUBLIC_URL's, or, from a browser
+   * that sends none, `Sec-Fetch-Site: same-origin`. A request with neither is refused too: every
+   * browser sends one of them, and a non-browser client has an API key for this.
+   */
+  function assertSameOrigin(request: FastifyRequest) {
+    if (SAFE_METHODS.has(request.method)) return;
+    const origin = request.headers.origin;
+    const site = request.headers['sec-fetch-site'];
+    const ok = origin !== undefined ? origin === publicOrigin : site === 'same-origin';
+    if (!ok) {
+      throw new AppError(
+        'cross_origin_rejected',
+        'Session requests that change state must come from this service’s own pages.',
+      );
     }
+  }
+
+  /** An onRequest hook for routes that act on the session cookie without requiring a user. */
+  async function requireSameOrigin(request: FastifyRequest) {
+    if (request.cookies[SESSION_COOKIE]) assertSameOrigin(request);
+  }
+
+  async function fromSession(request: FastifyRequest, token: string): Promise<Principal> {
+    assertSameOrigin(request);
     const user = await users.findSessionUser(hashSecret(token), nowIso());
     if (!user) throw new AppError('unauthenticated', 'Your session has expired; log in again.');
     return {
@@ -179,7 +192,7 @@ export function createAuth(deps: {
     }
   }
 
-  return { requireUser, requireSession, requireVerifiedUser };
+  return { requireUser, requireSession, requireVerifiedUser, requireSameOrigin };
 }
 
 /** The authenticated principal; routes behind an auth hook always have one. */

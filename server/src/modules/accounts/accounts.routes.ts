@@ -107,7 +107,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
 
   app.post(
     '/api/auth/logout',
-    { schema: { tags, response: { 204: z.null() } } },
+    { onRequest: auth.requireSameOrigin, schema: { tags, response: { 204: z.null() } } },
     async (request, reply) => {
       const token = sessionTokenOf(request);
       if (token) await accounts.logOut(d, token);
