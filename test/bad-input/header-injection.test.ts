@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
+import { createTenant, createUser, createUserViaHttp } from '../helpers/factories.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 const LEAK = 'leak@attacker.test';
@@ -54,7 +54,8 @@ describe.each(ENGINES)('header injection through e-mail fields on %s', (engine) 
   });
 
   it('keeps CR/LF in names, document names and messages out of the message headers', async () => {
-    const owner = await createUser(ctx, { name: `Mallory${inject('sender')}` });
+    // Through signup: the name reaches the mail headers the way a real sender's would.
+    const owner = await createUserViaHttp(ctx, { name: `Mallory${inject('sender')}` });
     const tenantId = (await createTenant(ctx, owner.apiKey)).id;
     const created = await quickCreate(ctx, owner.apiKey, {
       tenantId,

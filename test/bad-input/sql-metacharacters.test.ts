@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
+import {
+  addMemberByInvitation,
+  createTenant,
+  createTenantViaHttp,
+  createUser,
+  createUserViaHttp,
+} from '../helpers/factories.js';
 import { signingCall, signingTokenFromMailbox } from '../helpers/signing.js';
 import { rowCounts } from './support.js';
 
@@ -22,7 +28,8 @@ describe.each(ENGINES)('SQL metacharacters on %s', (engine) => {
   afterAll(() => ctx.close());
 
   it('stores and returns every text field verbatim', async () => {
-    const owner = await createUser(ctx, { name: META, email: EMAIL });
+    // Through the routes: what signup and POST /api/tenants store is the subject here.
+    const owner = await createUserViaHttp(ctx, { name: META, email: EMAIL });
     const me = await api(ctx, owner.apiKey, 'GET', '/api/auth/me');
     expect(me.body.user).toMatchObject({ name: META, email: EMAIL });
 
@@ -34,20 +41,18 @@ describe.each(ENGINES)('SQL metacharacters on %s', (engine) => {
     });
     expect(key.json().apiKey.name).toBe(META);
 
-    const tenant = await createTenant(ctx, owner.apiKey, META);
+    const tenant = await createTenantViaHttp(ctx, owner.apiKey, META);
     expect(tenant.name).toBe(META);
     const listed = await api(ctx, owner.apiKey, 'GET', '/api/tenants');
     expect(listed.body.tenants.map((t: { name: string }) => t.name)).toEqual([META]);
 
-    const other = await createUser(ctx, {
+    const other = await createUserViaHttp(ctx, {
       email: `m'${Date.now()}_%@example.com`.replace('%', ''),
     });
-    const member = await api(ctx, owner.apiKey, 'POST', `/api/tenants/${tenant.id}/members`, {
-      email: other.email,
-      role: 'member',
-    });
-    expect(member.status).toBe(201);
-    expect(member.body.member.email).toBe(other.email);
+    const member = await addMemberByInvitation(ctx, owner.apiKey, tenant.id, other, 'member');
+    expect(member.invitation.email).toBe(other.email);
+    const members = await api(ctx, owner.apiKey, 'GET', `/api/tenants/${tenant.id}/members`);
+    expect(members.body.members.map((m: { email: string }) => m.email)).toContain(other.email);
 
     const url = `http://127.0.0.1:9/${encodeURIComponent(META)}?q=${encodeURIComponent(META)}`;
     const hook = await api(ctx, owner.apiKey, 'POST', `/api/tenants/${tenant.id}/webhooks`, {

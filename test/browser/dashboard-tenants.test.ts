@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VIEWPORTS } from '../helpers/browser.js';
-import { ENGINES } from '../helpers/context.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
 import { createUser } from '../helpers/factories.js';
 import {
   callApi,
@@ -11,6 +11,19 @@ import {
 } from './dashboard-support.js';
 
 const PROVOKED = /^console: Failed to load resource: .* status of (40[1349]|422) /;
+
+/** The token of the newest invitation link e-mailed to an address (the dev mailbox). */
+async function invitationToken(ctx: TestContext, email: string): Promise<string> {
+  const row = await ctx.db.kysely
+    .selectFrom('emails')
+    .select('text')
+    .where('to_address', '=', email)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
+  const token = /\/invitations\/(iv_[A-Za-z0-9_-]+)/.exec(row.text)?.[1];
+  if (!token) throw new Error('no invitation link in e-mail');
+  return token;
+}
 
 describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine) => {
   const d = useDashboard(engine, PROVOKED);
@@ -71,14 +84,29 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
       },
     });
 
-    // Members: an unknown address is refused next to the field; a known one is added.
-    await page.getByLabel('Member e-mail').fill('nobody@example.com');
-    await page.getByRole('button', { name: 'Add member' }).click();
+    // Members: a malformed address is refused next to the field; adding is inviting, and the
+    // colleague becomes a member only once they accept.
+    await page.getByLabel('Member e-mail').fill('not an address');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.locator('.field-error, .form-error').first().waitFor();
     await page.getByLabel('Member e-mail').fill(colleague.email);
     await page.getByLabel('Role', { exact: true }).selectOption('member');
-    await page.getByRole('button', { name: 'Add member' }).click();
-    await page.getByText('Added Carl Colleague as member.').waitFor();
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`Invitation sent to ${colleague.email} (member).`).waitFor();
+    await page.getByRole('button', { name: `Revoke invitation to ${colleague.email}` }).waitFor();
+    const accepted = await callApi(
+      d.ctx,
+      colleague.apiKey,
+      'POST',
+      `/api/invitations/${await invitationToken(d.ctx, colleague.email)}/accept`,
+    );
+    expect(accepted.status).toBe(200);
+    await page.reload();
+    await expect
+      .poll(() =>
+        page.getByRole('button', { name: `Revoke invitation to ${colleague.email}` }).count(),
+      )
+      .toBe(0);
     await page.getByLabel('Role of Carl Colleague').selectOption('admin');
     await page.getByText('Carl Colleague is now admin.').waitFor();
     const members = async () =>
@@ -100,16 +128,33 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     await page.getByText('Removed Carl Colleague.').waitFor();
     expect(await members()).toEqual([`${owner.email}:owner`]);
 
+    // A pending invitation is listed until it is revoked; its link then no longer works.
+    await page.getByLabel('Member e-mail').fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('button', { name: 'Revoke invitation to nobody@example.com' }).click();
+    await page.getByText('Invitation to nobody@example.com revoked.').waitFor();
+    const pending = await callApi(
+      d.ctx,
+      owner.apiKey,
+      'GET',
+      `/api/tenants/${acme?.id}/invitations`,
+    );
+    expect(pending.body).toEqual({ invitations: [] });
+
     // The colleague, a member elsewhere, sees settings read-only.
     const memberPage = await openLoggedIn(d.browser, d.ctx, colleague, d.opened);
     await callApi(d.ctx, owner.apiKey, 'POST', `/api/tenants/${acme?.id}/members`, {
       email: colleague.email,
       role: 'member',
     });
+    const token = await invitationToken(d.ctx, colleague.email);
+    await callApi(d.ctx, colleague.apiKey, 'POST', `/api/invitations/${token}/accept`);
     await memberPage.goto(`${d.ctx.baseUrl}/app/tenants`);
     await memberPage.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     await memberPage.getByText('Only owners and admins can change settings.').waitFor();
     await expect(memberPage.getByLabel('E-mail language').isDisabled()).resolves.toBe(true);
-    await expect(memberPage.getByRole('button', { name: 'Add member' }).count()).resolves.toBe(0);
+    await expect(memberPage.getByRole('button', { name: 'Send invitation' }).count()).resolves.toBe(
+      0,
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { expect } from 'vitest';
 import type { TestContext } from './context.js';
+import {
+  insertApiKey,
+  insertSession,
+  insertTenant,
+  insertUser,
+  TEST_PASSWORD,
+  userIdOfApiKey,
+} from './db-factories.js';
 
 let n = 0;
 
@@ -21,13 +29,51 @@ export async function verificationTokenFor(ctx: TestContext, email: string): Pro
   return match[1];
 }
 
-/** A signed-up user: optionally verified, logged in (cookie) and with an API key. */
+/** What createUser accepts. */
+export type CreateUserOptions = { verified?: boolean; name?: string; email?: string };
+
+/** A test user with a session cookie and an API key, as createUser returns it. */
+export type TestUser = {
+  id: string;
+  email: string;
+  password: string;
+  cookie: string;
+  apiKey: string;
+  apiKeyId: string;
+};
+
+/**
+ * A user (verified unless told otherwise) with a session cookie and an API key, written
+ * straight to the database: for every test that is not about signup, verification or login.
+ */
 export async function createUser(
   ctx: TestContext,
-  options: { verified?: boolean; name?: string; email?: string } = {},
-) {
+  options: CreateUserOptions = {},
+): Promise<TestUser> {
   const email = options.email ?? uniqueEmail();
-  const password = 'correct horse battery';
+  const user = await insertUser(ctx, { email, name: options.name, verified: options.verified });
+  const cookie = await insertSession(ctx, user.id);
+  const key = await insertApiKey(ctx, user.id);
+  return {
+    id: user.id,
+    email,
+    password: TEST_PASSWORD,
+    cookie,
+    apiKey: key.secret,
+    apiKeyId: key.id,
+  };
+}
+
+/**
+ * The same user made through HTTP: signup, the e-mailed verification link, login and a new
+ * API key. For tests whose subject is what those routes store or send.
+ */
+export async function createUserViaHttp(
+  ctx: TestContext,
+  options: CreateUserOptions = {},
+): Promise<TestUser> {
+  const email = options.email ?? uniqueEmail();
+  const password = TEST_PASSWORD;
   const signup = await ctx.app.inject({
     method: 'POST',
     url: '/api/auth/signup',
@@ -65,8 +111,13 @@ export async function createUser(
   };
 }
 
-/** A tenant owned by the user (through the API). */
+/** A tenant owned by the API key's user, written straight to the database. */
 export async function createTenant(ctx: TestContext, apiKey: string, name = 'Acme') {
+  return insertTenant(ctx, await userIdOfApiKey(ctx, apiKey), name);
+}
+
+/** A tenant owned by the API key's user, made through POST /api/tenants. */
+export async function createTenantViaHttp(ctx: TestContext, apiKey: string, name = 'Acme') {
   const res = await ctx.app.inject({
     method: 'POST',
     url: '/api/tenants',
@@ -75,4 +126,39 @@ export async function createTenant(ctx: TestContext, apiKey: string, name = 'Acm
   });
   expect(res.statusCode).toBe(201);
   return res.json().tenant as { id: string; name: string; role: string; createdAt: string };
+}
+
+/**
+ * Makes `user` a member the way the service allows: the owner invites through HTTP, the
+ * invitee accepts with the e-mailed link. Returns both answers.
+ */
+export async function addMemberByInvitation(
+  ctx: TestContext,
+  ownerKey: string,
+  tenantId: string,
+  user: { email: string; apiKey: string },
+  role: 'owner' | 'admin' | 'member',
+) {
+  const invited = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/tenants/${tenantId}/members`,
+    headers: { 'x-api-key': ownerKey },
+    payload: { email: user.email, role },
+  });
+  expect(invited.statusCode).toBe(202);
+  const { text } = await ctx.db.kysely
+    .selectFrom('emails')
+    .select('text')
+    .where('to_address', '=', user.email.toLowerCase())
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
+  const token = /\/invitations\/(iv_[\w-]+)/.exec(text)?.[1];
+  if (!token) throw new Error('no invitation link in e-mail');
+  const accepted = await ctx.app.inject({
+    method: 'POST',
+    url: `/api/invitations/${token}/accept`,
+    headers: { 'x-api-key': user.apiKey },
+  });
+  expect(accepted.statusCode).toBe(200);
+  return { invitation: invited.json().invitation, membership: accepted.json().membership };
 }

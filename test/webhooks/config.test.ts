@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptWebhookSecret } from '../../server/src/modules/webhooks/webhook-secret.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
-import { createUser } from '../helpers/factories.js';
+import { addMemberByInvitation, createUser } from '../helpers/factories.js';
 import { setupTenant, WEBHOOK_TEST_ENV } from './fixtures.js';
 
 describe.each(ENGINES)('webhook configuration on %s', (engine) => {
@@ -147,13 +147,8 @@ describe.each(ENGINES)('webhook configuration on %s', (engine) => {
       [admin, 'admin'],
       [member, 'member'],
     ] as const) {
-      const added = await ctx.app.inject({
-        method: 'POST',
-        url: `/api/tenants/${tenant.id}/members`,
-        headers: as(owner.apiKey),
-        payload: { email: user.email, role },
-      });
-      expect(added.statusCode).toBe(201);
+      const added = await addMemberByInvitation(ctx, owner.apiKey, tenant.id, user, role);
+      expect(added.membership.role).toBe(role);
     }
     const base = `/api/tenants/${tenant.id}/webhooks`;
     const byAdmin = await ctx.app.inject({

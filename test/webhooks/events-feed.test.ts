@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
-import { createUser } from '../helpers/factories.js';
+import { addMemberByInvitation, createUser } from '../helpers/factories.js';
 import {
   setupTenant,
   triggerDocumentEvent,
@@ -69,12 +69,7 @@ describe.each(ENGINES)('GET /api/events on %s', (engine) => {
     const { owner, tenant } = await setupTenant(ctx);
     const member = await createUser(ctx);
     const stranger = await createUser(ctx);
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/api/tenants/${tenant.id}/members`,
-      headers: { 'x-api-key': owner.apiKey },
-      payload: { email: member.email, role: 'member' },
-    });
+    await addMemberByInvitation(ctx, owner.apiKey, tenant.id, member, 'member');
     const event = await triggerDocumentEvent(ctx, owner.apiKey, tenant.id);
     const byMember = await get(member.apiKey, `tenantId=${tenant.id}`);
     expect(byMember.statusCode).toBe(200);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/verify-webhook.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
-import { createUser } from '../helpers/factories.js';
+import { addMemberByInvitation, createUser } from '../helpers/factories.js';
 import {
   addWebhook,
   listDeliveries,
@@ -256,12 +256,7 @@ describe.each(ENGINES)('which webhooks get which events, redelivery, on %s', (en
     receiver.on('/gone', () => ({ status: 500 }));
     const { owner, tenant } = await setupTenant(ctx);
     const admin = await createUser(ctx);
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/api/tenants/${tenant.id}/members`,
-      headers: as(owner.apiKey),
-      payload: { email: admin.email, role: 'admin' },
-    });
+    await addMemberByInvitation(ctx, owner.apiKey, tenant.id, admin, 'admin');
     const hook = await addWebhook(ctx, owner.apiKey, tenant.id, receiver.url('/gone'));
     await triggerDocumentEvent(ctx, owner.apiKey, tenant.id);
     await receiver.waitFor('/gone', 1);

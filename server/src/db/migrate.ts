@@ -6,6 +6,7 @@ import * as m0003webhooks from './migrations/0003-webhooks.js';
 import * as m0004jobsIndex from './migrations/0004-jobs-index.js';
 import * as m0005redactSentEmails from './migrations/0005-redact-sent-emails.js';
 import * as m0006tenantMailCounts from './migrations/0006-tenant-mail-counts.js';
+import * as m0007memberInvitations from './migrations/0007-member-invitations.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-jobs-index': m0004jobsIndex,
   '0005-redact-sent-emails': m0005redactSentEmails,
   '0006-tenant-mail-counts': m0006tenantMailCounts,
+  '0007-member-invitations': m0007memberInvitations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -58,6 +58,23 @@ export type MembershipsTable = {
   created_at: string;
 };
 
+/** An invitation to join a tenant; `expired` is not a status but `expires_at` in the past. */
+export type MemberInvitationsTable = {
+  id: string;
+  tenant_id: string;
+  /** Lower-cased. */
+  email: string;
+  role: 'owner' | 'admin' | 'member';
+  token_hash: string;
+  invited_by: string;
+  status: 'pending' | 'accepted' | 'revoked';
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+  revoked_at: string | null;
+};
+
 export type CreditLedgerTable = {
   id: string;
   tenant_id: string;
@@ -115,6 +132,7 @@ export type Database = {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   tenant_mail_counts: TenantMailCountsTable;
+  member_invitations: MemberInvitationsTable;
 };
 
 /** E-mails queued per tenant and UTC day (YYYY-MM-DD). */

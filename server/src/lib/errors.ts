@@ -30,6 +30,8 @@ const problems = {
   mail_quota_exceeded: [429, 'Daily e-mail quota exceeded'],
   internal_error: [500, 'Internal error'],
   service_unavailable: [503, 'Service unavailable'],
+  invitation_expired: [410, 'Invitation no longer valid'],
+  invitation_limit_reached: [429, 'Too many invitations'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 /** A machine-readable error code, part of the public interface. */

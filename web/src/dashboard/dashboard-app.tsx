@@ -4,6 +4,7 @@ import { LoginPage, SignupPage } from './auth-pages.js';
 import { ApiKeysPage } from './api-keys-page.js';
 import { DocumentDetailPage } from './document-detail-page.js';
 import { DocumentsPage } from './documents-page.js';
+import { InvitationPage } from './invitation-page.js';
 import { Layout, PublicLayout } from './layout.js';
 import { matchPath, navigate, useLocation } from './router.js';
 import { rememberedTenantId, rememberTenantId, SessionContext, type Session } from './session.js';
@@ -47,6 +48,15 @@ export function DashboardApp() {
   if (!loaded) return <p className="loading">Loading…</p>;
 
   const { meta, user } = loaded;
+  // The invitation link works logged in or not: the page itself offers to log in.
+  const invitation = matchPath('/invitations/:token', path);
+  if (invitation) {
+    return (
+      <PublicLayout meta={meta}>
+        <InvitationPage token={invitation.token} meta={meta} user={user} setUser={setUser} />
+      </PublicLayout>
+    );
+  }
   if (!user || path === '/login' || path === '/signup') {
     if (user && (path === '/login' || path === '/signup')) {
       navigate('/app/documents', { replace: true });

@@ -2,12 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { api, fieldError } from './api.js';
 import { useSession } from './session.js';
 import { ROLES, type Member, type Role, type Tenant } from './types.js';
+import type { Invitation } from './invitation-page.js';
 import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useRowActions } from './use-row-actions.js';
 import { useSubmit } from './use-submit.js';
 
-/** Members and roles of a tenant: add by e-mail, change a role, remove. */
+/** Members and roles of a tenant: invite by e-mail, revoke, change a role, remove, leave. */
 export function MembersSection(props: { tenant: Tenant }) {
   const { tenant } = props;
   const session = useSession();
@@ -16,22 +17,34 @@ export function MembersSection(props: { tenant: Tenant }) {
     async () => (await api<{ members: Member[] }>(`/api/tenants/${tenant.id}/members`)).members,
     [tenant.id],
   );
+  // Only owners and admins may see pending invitations; members are not asked for them.
+  const invitations = useLoad(
+    async () =>
+      canManage
+        ? (await api<{ invitations: Invitation[] }>(`/api/tenants/${tenant.id}/invitations`))
+            .invitations
+        : [],
+    [tenant.id, canManage],
+  );
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const { notice, setNotice, failure, run } = useRowActions(members.reload);
+  const { notice, setNotice, failure, run } = useRowActions(() => {
+    members.reload();
+    invitations.reload();
+  });
   const add = useSubmit();
 
   function onAdd(event: FormEvent) {
     event.preventDefault();
     setNotice(null);
     void add.submit(async () => {
-      const { member } = await api<{ member: Member }>(`/api/tenants/${tenant.id}/members`, {
-        method: 'POST',
-        json: { email, role },
-      });
+      const { invitation } = await api<{ invitation: Invitation }>(
+        `/api/tenants/${tenant.id}/members`,
+        { method: 'POST', json: { email, role } },
+      );
       setEmail('');
-      setNotice(`Added ${member.name} as ${member.role}.`);
-      members.reload();
+      setNotice(`Invitation sent to ${invitation.email} (${invitation.role}).`);
+      invitations.reload();
     });
   }
 
@@ -52,11 +65,25 @@ export function MembersSection(props: { tenant: Tenant }) {
       setNotice(`Removed ${member.name}.`);
     });
 
+  const leave = async () => {
+    await run(async () => {
+      await api(`/api/tenants/${tenant.id}/members/${session.user.id}`, { method: 'DELETE' });
+    });
+    // Gone from the tenant: the list of tenants, and the page, no longer show it.
+    await session.reloadTenants();
+  };
+
+  const revoke = (invitation: Invitation) =>
+    run(async () => {
+      await api(`/api/tenants/${tenant.id}/invitations/${invitation.id}`, { method: 'DELETE' });
+      setNotice(`Invitation to ${invitation.email} revoked.`);
+    });
+
   return (
     <section className="card" aria-labelledby="tenant-members">
       <h2 id="tenant-members">Members</h2>
       {notice && <StatusMessage>{notice}</StatusMessage>}
-      <ErrorMessage error={failure ?? members.error} />
+      <ErrorMessage error={failure ?? members.error ?? invitations.error} />
       {members.data && (
         <ul className="member-list">
           {members.data.map((m) => (
@@ -93,17 +120,53 @@ export function MembersSection(props: { tenant: Tenant }) {
                     onConfirm={() => remove(m)}
                   />
                 )}
+                {m.userId === session.user.id && (
+                  <ConfirmButton
+                    label="Leave"
+                    accessibleLabel={`Leave ${tenant.name}`}
+                    question={`Leave ${tenant.name}?`}
+                    confirmLabel="Yes, leave"
+                    onConfirm={leave}
+                  />
+                )}
               </div>
             </li>
           ))}
         </ul>
       )}
+      {invitations.data && invitations.data.length > 0 && (
+        <>
+          <h3>Pending invitations</h3>
+          <ul className="member-list" aria-label="Pending invitations">
+            {invitations.data.map((i) => (
+              <li key={i.id}>
+                <div>
+                  <strong>{i.email}</strong>
+                  <span className="muted block">
+                    {i.role}, until {new Date(i.expiresAt).toLocaleDateString()}
+                  </span>
+                </div>
+                <div className="member-actions">
+                  <button
+                    type="button"
+                    className="button secondary small"
+                    aria-label={`Revoke invitation to ${i.email}`}
+                    onClick={() => void revoke(i)}
+                  >
+                    Revoke
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {canManage && (
-        <form className="inline-form" onSubmit={onAdd} noValidate aria-label="Add a member">
+        <form className="inline-form" onSubmit={onAdd} noValidate aria-label="Invite a member">
           <TextField
             label="Member e-mail"
             type="email"
-            hint="They need a Signet account already."
+            hint="We e-mail them a link; they join when they accept, with an account they have or make."
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             error={fieldError(add.errors, 'email')}
@@ -126,7 +189,7 @@ export function MembersSection(props: { tenant: Tenant }) {
             </select>
           </div>
           <button type="submit" className="button primary" disabled={add.busy}>
-            Add member
+            Send invitation
           </button>
         </form>
       )}

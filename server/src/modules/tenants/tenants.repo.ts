@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { MembershipsTable, TenantsTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DbOrTrx } from '../../db/handle.js';
+import type { DbOrTrx, Engine } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 
 /** A tenant row. */
@@ -82,6 +82,18 @@ export async function deleteMembership(db: DbOrTrx, tenantId: string, userId: st
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', userId)
     .execute();
+}
+
+/**
+ * Locks the tenant's row until the transaction ends, so that changes to one tenant's members
+ * and invitations are made one after the other: counts (owners left, pending invitations) then
+ * hold on PostgreSQL too. SQLite runs one transaction at a time and needs no lock.
+ */
+export async function lockTenant(db: DbOrTrx, engine: Engine, tenantId: string) {
+  const query = db.selectFrom('tenants').select('id').where('id', '=', tenantId);
+  // NO KEY UPDATE: rows that merely reference the tenant (a membership, a document) take a
+  // KEY SHARE lock on it, which this one lets through, so they neither wait nor deadlock.
+  await (engine === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
 }
 
 /** How many owners a tenant has. */

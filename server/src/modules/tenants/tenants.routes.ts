@@ -3,7 +3,6 @@ import { principalOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import {
-  addMemberBody,
   createTenantBody,
   memberParams,
   memberSchema,
@@ -14,9 +13,10 @@ import {
   tenantSchema,
   updateMemberBody,
 } from './tenants.schemas.js';
+import { registerInvitationRoutes } from './invitations.routes.js';
 import * as tenants from './tenants.service.js';
 
-/** Tenants, memberships, settings and credits. */
+/** Tenants, memberships, invitations (registerInvitationRoutes), settings and credits. */
 export function registerTenantRoutes(app: App, deps: AppDeps) {
   const onRequest = deps.auth.requireUser;
   const d = { db: deps.db, env: deps.config.env };
@@ -93,30 +93,6 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     }),
   );
 
-  app.post(
-    '/api/tenants/:tenantId/members',
-    {
-      onRequest,
-      schema: {
-        tags,
-        params: tenantParams,
-        body: addMemberBody,
-        response: {
-          201: z.object({ member: memberSchema }),
-          ...errorResponses(401, 403, 404, 409, 422),
-        },
-      },
-    },
-    async (request, reply) => {
-      const member = await tenants.addMember(d, {
-        tenantId: request.params.tenantId,
-        userId: principalOf(request).userId,
-        ...request.body,
-      });
-      return reply.code(201).send({ member });
-    },
-  );
-
   app.patch(
     '/api/tenants/:tenantId/members/:userId',
     {
@@ -147,6 +123,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
       onRequest,
       schema: {
         tags,
+        description:
+          'Removes a member (owner or admin), or, with your own user id, leaves the tenant (any role but its last owner).',
         params: memberParams,
         response: { 204: z.null(), ...errorResponses(401, 403, 404, 409) },
       },
@@ -218,4 +196,6 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
         userId: principalOf(request).userId,
       }),
   );
+
+  registerInvitationRoutes(app, deps);
 }

@@ -46,3 +46,28 @@ export const patchSettingsBody = settingsSchema
   .partial()
   .strict()
   .refine((v) => Object.keys(v).length > 0, 'at least one setting is required');
+
+/** A pending invitation as the inviting tenant sees it. */
+export const invitationSchema = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  email: z.string(),
+  role: roleSchema,
+  invitedBy: z.uuid(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+
+/** An invitation as its link shows it, to anyone holding the link: names, no ids. */
+export const invitationViewSchema = z.object({
+  tenantName: z.string(),
+  inviterName: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  status: z.enum(['pending', 'accepted', 'revoked', 'expired']),
+  expiresAt: z.string(),
+});
+
+export const invitationParams = z.object({ tenantId: z.uuid(), invitationId: z.uuid() });
+/** The invitation link's token, which is the credential of the public view. */
+export const invitationTokenParams = z.object({ token: z.string().min(10).max(200) });

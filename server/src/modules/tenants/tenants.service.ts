@@ -3,7 +3,6 @@ import { AppError } from '../../lib/errors.js';
 import { assertCan, type Action, type Role } from '../../lib/policy.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
-import { findUserByEmail } from '../accounts/accounts.repo.js';
 import * as repo from './tenants.repo.js';
 
 /** What tenant services need. */
@@ -90,41 +89,11 @@ export async function listMembers(deps: TenantDeps, input: { tenantId: string; u
   return (await repo.listMembers(deps.db.kysely, input.tenantId)).map(presentMember);
 }
 
-// Only an owner may hand out or take away ownership; admins manage admins and members.
-function assertMayAssign(actor: Role, role: Role) {
+/** Only an owner may hand out or take away ownership; admins manage admins and members. */
+export function assertMayAssign(actor: Role, role: Role) {
   if (role === 'owner' && actor !== 'owner') {
     throw new AppError('forbidden', 'Only an owner can grant or change the owner role.');
   }
-}
-
-/** Adds an existing account to the tenant with a role. */
-export async function addMember(
-  deps: TenantDeps,
-  input: { tenantId: string; userId: string; email: string; role: Role },
-) {
-  return deps.db.kysely.transaction().execute(async (trx) => {
-    const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
-    assertMayAssign(actor.role, input.role);
-    const user = await findUserByEmail(trx, input.email.trim().toLowerCase());
-    if (!user) {
-      throw new AppError('validation_failed', 'No account uses this e-mail address.', {
-        errors: [
-          { path: 'body.email', message: 'no account with this e-mail; ask them to sign up' },
-        ],
-      });
-    }
-    if (await repo.findMembership(trx, input.tenantId, user.id)) {
-      throw new AppError('conflict', 'This user is already a member.');
-    }
-    const createdAt = nowIso();
-    await repo.insertMembership(trx, {
-      tenant_id: input.tenantId,
-      user_id: user.id,
-      role: input.role,
-      created_at: createdAt,
-    });
-    return presentMember({ ...user, user_id: user.id, role: input.role, created_at: createdAt });
-  });
 }
 
 /** Changes a member's role, keeping at least one owner. */
@@ -139,6 +108,7 @@ export async function changeMemberRole(
     assertMayAssign(actor.role, input.role);
     assertMayAssign(actor.role, target.role);
     if (target.role === 'owner' && input.role !== 'owner') {
+      await repo.lockTenant(trx, deps.db.engine, input.tenantId);
       if ((await repo.countOwners(trx, input.tenantId)) <= 1) {
         throw new AppError('conflict', 'A tenant keeps at least one owner.');
       }
@@ -149,18 +119,33 @@ export async function changeMemberRole(
   });
 }
 
-/** Removes a member, keeping at least one owner. */
+/**
+ * Removes a member, keeping at least one owner. Removing oneself is leaving, which every role
+ * may do: nobody is kept in a tenant against their will, except its last owner.
+ */
 export async function removeMember(
   deps: TenantDeps,
   input: { tenantId: string; userId: string; memberId: string },
 ) {
+  const leaving = input.memberId === input.userId;
   await deps.db.kysely.transaction().execute(async (trx) => {
-    const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
-    const target = await repo.findMembership(trx, input.tenantId, input.memberId);
+    // Leaving needs only membership: every role may read the tenant.
+    const actor = await requireMembership(trx, {
+      ...input,
+      action: leaving ? 'tenant.read' : 'members.manage',
+    });
+    const target = leaving ? actor : await repo.findMembership(trx, input.tenantId, input.memberId);
     if (!target) throw new AppError('not_found', 'No such member.');
-    assertMayAssign(actor.role, target.role);
+    if (!leaving) assertMayAssign(actor.role, target.role);
+    // Two owners leaving at once must not both see the other one still there.
+    await repo.lockTenant(trx, deps.db.engine, input.tenantId);
     if (target.role === 'owner' && (await repo.countOwners(trx, input.tenantId)) <= 1) {
-      throw new AppError('conflict', 'A tenant keeps at least one owner.');
+      throw new AppError(
+        'conflict',
+        leaving
+          ? 'You are the last owner: make someone else an owner before leaving.'
+          : 'A tenant keeps at least one owner.',
+      );
     }
     await repo.deleteMembership(trx, input.tenantId, input.memberId);
   });

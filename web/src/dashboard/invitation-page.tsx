@@ -1,0 +1,186 @@
+import { useState, type FormEvent } from 'react';
+import { api, asApiError } from './api.js';
+import { Link, navigate } from './router.js';
+import { rememberTenantId } from './session.js';
+import type { Meta, Role, User } from './types.js';
+import { ErrorMessage, PageTitle, StatusMessage, TextField } from './ui.js';
+import { useLoad } from './use-load.js';
+import { useSubmit } from './use-submit.js';
+
+/** A pending invitation as the inviting tenant lists it. */
+export type Invitation = {
+  id: string;
+  tenantId: string;
+  email: string;
+  role: Role;
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+};
+
+/** An invitation as its link shows it (GET /api/invitations/{token}). */
+type InvitationView = {
+  tenantName: string;
+  inviterName: string;
+  email: string;
+  role: Role;
+  status: 'pending' | 'accepted' | 'revoked' | 'expired';
+  expiresAt: string;
+};
+
+const GONE = {
+  accepted: 'This invitation has already been accepted.',
+  revoked: 'This invitation was withdrawn. Ask the person who invited you for a new one.',
+  expired: 'This invitation has expired. Ask the person who invited you for a new one.',
+};
+
+/**
+ * The page behind an invitation e-mail (`/invitations/{token}`), logged in or not: what the
+ * invitation is, then accept it, log in (here, so the page stays), or make an account first.
+ */
+export function InvitationPage(props: {
+  token: string;
+  meta: Meta;
+  user: User | null;
+  setUser: (user: User | null) => void;
+}) {
+  const { token, user } = props;
+  const view = useLoad(
+    async () =>
+      (await api<{ invitation: InvitationView }>(`/api/invitations/${encodeURIComponent(token)}`))
+        .invitation,
+    [token],
+  );
+  const accept = useSubmit();
+
+  function onAccept() {
+    void accept.submit(async () => {
+      const { membership } = await api<{ membership: { tenantId: string } }>(
+        `/api/invitations/${encodeURIComponent(token)}/accept`,
+        { method: 'POST' },
+      );
+      rememberTenantId(membership.tenantId);
+      navigate('/app/tenants', { replace: true });
+    });
+  }
+
+  async function logOut() {
+    await api('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+    props.setUser(null);
+  }
+
+  if (view.error) {
+    const message =
+      asApiError(view.error).status === 404
+        ? 'This invitation link is not valid. Check that you opened the whole link from the e-mail.'
+        : view.error;
+    return (
+      <section className="card auth-card break">
+        <PageTitle>Invitation</PageTitle>
+        <ErrorMessage error={message} />
+      </section>
+    );
+  }
+  const inv = view.data;
+  if (!inv) return <p className="loading">Loading…</p>;
+  const mine = user !== null && user.email.toLowerCase() === inv.email;
+
+  return (
+    <section className="card auth-card break">
+      <PageTitle>{`Join ${inv.tenantName}`}</PageTitle>
+      <p>
+        <strong>{inv.inviterName}</strong> invites <strong>{inv.email}</strong> to join{' '}
+        <strong>{inv.tenantName}</strong> on Signet as <strong>{inv.role}</strong>.
+      </p>
+      {inv.status !== 'pending' ? (
+        <>
+          <ErrorMessage error={GONE[inv.status]} />
+          {user && <Link to="/app/tenants">Go to your tenants</Link>}
+        </>
+      ) : !user ? (
+        <InvitationLogin email={inv.email} onLoggedIn={props.setUser} />
+      ) : !mine ? (
+        <>
+          <ErrorMessage
+            error={`You are logged in as ${user.email}. This invitation is for ${inv.email}: log out, then log in with that address.`}
+          />
+          <button type="button" className="button secondary" onClick={() => void logOut()}>
+            Log out
+          </button>
+        </>
+      ) : !user.emailVerified ? (
+        <StatusMessage>
+          Verify your e-mail address first: open the link in the e-mail we sent
+          {props.meta.devMailbox && (
+            <>
+              {' '}
+              (<a href="/dev/mailbox">dev mailbox</a>)
+            </>
+          )}
+          , then open this invitation again.
+        </StatusMessage>
+      ) : (
+        <>
+          <ErrorMessage error={accept.message} />
+          <button
+            type="button"
+            className="button primary"
+            disabled={accept.busy}
+            onClick={onAccept}
+          >
+            Accept invitation
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Log in without leaving the page (the log-in page goes on to the documents). An address
+ * without an account signs up first; the invitation link in the e-mail brings them back.
+ */
+function InvitationLogin(props: { email: string; onLoggedIn: (user: User) => void }) {
+  const [email, setEmail] = useState(props.email);
+  const [password, setPassword] = useState('');
+  const login = useSubmit();
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void login.submit(async () => {
+      const { user } = await api<{ user: User }>('/api/auth/login', {
+        method: 'POST',
+        json: { email, password },
+      });
+      props.onLoggedIn(user);
+    });
+  }
+  return (
+    <>
+      <h2>Log in to accept</h2>
+      <form onSubmit={onSubmit} noValidate className="form" aria-label="Log in to accept">
+        <ErrorMessage error={login.message} />
+        <TextField
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <button type="submit" className="button primary" disabled={login.busy}>
+          Log in
+        </button>
+      </form>
+      <p>
+        No account with {props.email} yet? <Link to="/signup">Create one</Link>, confirm your
+        address from the e-mail we send, then open this invitation link again.
+      </p>
+    </>
+  );
+}
