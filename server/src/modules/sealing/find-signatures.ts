@@ -21,27 +21,43 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   return asBuffer(bytes).subarray(0, 1024).includes('%PDF-');
 }
 
+/** Distinct signatures examined at most: a real PDF carries a handful. */
+export const MAX_SIGNATURE_SLOTS = 32;
+/** The largest /Contents gap read, in hex digits (128 KiB of CMS, room for a PAdES-LTA seal). */
+export const MAX_CONTENTS_HEX = 256 * 1024;
+
 /**
  * Finds every signature by scanning raw bytes for /ByteRange, so that a tampered file
  * whose structure no longer parses is still recognised as signed (and thus "altered").
  * A candidate counts only if its gap holds exactly one hex string: a /ByteRange text
- * inside some content stream cannot pass for a signature.
+ * inside some content stream cannot pass for a signature. Bounded for hostile files: many
+ * /ByteRange entries naming one gap read it once, a gap over MAX_CONTENTS_HEX is not read, and
+ * at most MAX_SIGNATURE_SLOTS distinct signatures are returned, so the work is one pass over the
+ * file plus at most MAX_SIGNATURE_SLOTS x MAX_CONTENTS_HEX bytes, whatever the file holds.
  */
 export function findSignatureSlots(bytes: Uint8Array): SignatureSlot[] {
   const buffer = asBuffer(bytes);
   const slots: SignatureSlot[] = [];
+  const seen = new Set<string>();
   for (let at = buffer.indexOf(BYTE_RANGE); at !== -1; at = buffer.indexOf(BYTE_RANGE, at + 1)) {
+    if (slots.length >= MAX_SIGNATURE_SLOTS) break;
     const head = buffer.subarray(at, at + 160).toString('latin1');
-    const match = /^\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(head);
+    const match = /^\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/.exec(
+      head,
+    );
     if (!match) continue;
     const byteRange = match.slice(1, 5).map(Number) as SignatureSlot['byteRange'];
     const [start1, length1, start2, length2] = byteRange;
     const gapStart = start1 + length1;
     if (start1 !== 0 || start2 <= gapStart + 1 || start2 > buffer.length) continue;
+    const key = byteRange.join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (start2 - 1 - (gapStart + 1) > MAX_CONTENTS_HEX) continue;
     if (buffer[gapStart] !== 0x3c || buffer[start2 - 1] !== 0x3e) continue; // '<' ... '>'
-    const hex = buffer.subarray(gapStart + 1, start2 - 1).toString('latin1');
-    if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) continue;
-    const cms = trimDerPadding(Buffer.from(hex, 'hex'));
+    const hex = buffer.subarray(gapStart + 1, start2 - 1);
+    if (hex.length % 2 !== 0 || !isHex(hex)) continue;
+    const cms = trimDerPadding(Buffer.from(hex.toString('latin1'), 'hex'));
     if (!cms) continue;
     const end = start2 + length2;
     slots.push({
@@ -53,6 +69,15 @@ export function findSignatureSlots(bytes: Uint8Array): SignatureSlot[] {
     });
   }
   return slots;
+}
+
+function isHex(bytes: Buffer): boolean {
+  for (const b of bytes) {
+    const digit = b >= 0x30 && b <= 0x39;
+    const letter = (b | 0x20) >= 0x61 && (b | 0x20) <= 0x66;
+    if (!digit && !letter) return false;
+  }
+  return true;
 }
 
 // The placeholder is zero-padded after the DER: keep only the outer element's length.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
+import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
@@ -17,15 +18,18 @@ export function registerVerifyRoutes(
   app: App,
   deps: AppDeps & { certificate: () => Promise<SealCertificate> },
 ) {
+  // Public and CPU-bound (hashing up to 50 MiB per signature): bounded per client address.
+  const limit = createRateLimiter({ perSecond: 1, burst: 10, subject: 'this address' });
   app.post(
     '/api/verify',
     {
+      onRequest: async (request, reply) => limit(`ip:${request.ip}`, reply),
       schema: {
         tags: ['sealing'],
         security: [],
         consumes: ['multipart/form-data'],
         description: 'Multipart part `file`: a PDF. Public: anyone holding a PDF may check it.',
-        response: { 200: verifyResponse, ...errorResponses(413, 415, 422) },
+        response: { 200: verifyResponse, ...errorResponses(413, 415, 422, 429) },
       },
     },
     async (request) => {
