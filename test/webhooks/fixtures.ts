@@ -1,3 +1,4 @@
+import type { WebhookDelivery } from '../../server/src/api-types.js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { recordStatusChange } from '../../server/src/modules/events/events.service.js';
@@ -150,24 +151,7 @@ export async function listDeliveries(
 }
 
 /** A delivery as the API returns it. */
-export type DeliveryJson = {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: string;
-  createdAt: string;
-  dispatchedAt: string | null;
-  completedAt: string | null;
-  attempts: Array<{
-    attempt: number;
-    scheduledAt: string;
-    startedAt: string;
-    finishedAt: string | null;
-    statusCode: number | null;
-    durationMs: number | null;
-    error: string | null;
-  }>;
-};
+export type DeliveryJson = WebhookDelivery;
 
 /** Polls the delivery log until the delivery of `eventId` is no longer pending. */
 export async function waitForDelivery(

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { api, asApiError } from './api.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
-import type { AuditEntry, Delivered, SigneDocument, Signee } from './types.js';
+import type { AuditEntry, Delivered, SignetDocument, Signee } from './types.js';
 import { ConfirmButton, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
-type Detail = { document: SigneDocument; signees: Signee[] };
+type Detail = { document: SignetDocument; signees: Signee[] };
 
 const DELIVERY_TEXT: Record<Delivered['status'], string> = {
   sent: 'invitation e-mailed',

@@ -2,7 +2,7 @@ import { api } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
-import { DOCUMENT_STATUSES, type SigneDocument } from './types.js';
+import { DOCUMENT_STATUSES, type SignetDocument } from './types.js';
 import { ErrorMessage, PageTitle, StatusBadge, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
@@ -22,7 +22,7 @@ export function DocumentsPage() {
     const q = new URLSearchParams({ tenantId: tenant.id, limit: String(PAGE_SIZE) });
     if (status) q.set('status', status);
     if (cursor) q.set('cursor', cursor);
-    return api<{ documents: SigneDocument[]; nextCursor: string | null }>(`/api/documents?${q}`);
+    return api<{ documents: SignetDocument[]; nextCursor: string | null }>(`/api/documents?${q}`);
   }, [tenant?.id, status, cursor]);
 
   const title = (

@@ -1,64 +1,32 @@
-// Shapes of the JSON API as the dashboard uses them (see GET /api/openapi.json).
+// Shapes of the JSON API as the dashboard uses them: the server's own types, inferred from
+// the schemas its routes answer with (server/src/api-types.ts), so a change there fails `tsc`
+// here. Type-only: nothing of the server reaches the bundle.
+import type * as Api from '../../../server/src/api-types.js';
 
-export type Environment = 'sandbox' | 'production';
-export type Meta = { environment: Environment; devMailbox: boolean };
+export type Meta = Api.Meta;
+export type Environment = Meta['environment'];
+export type User = Api.User;
+export type ApiKey = Api.ApiKey;
+export type Role = Api.Role;
+export type Tenant = Api.Tenant;
+export type Member = Api.Member;
+export type TenantSettings = Api.TenantSettings;
+export type EmailLanguage = TenantSettings['emailLanguage'];
+export type Webhook = Api.Webhook;
+export type DeliveryAttempt = Api.WebhookAttempt;
+/** A webhook delivery (not an invitation's: that is `Delivered`). */
+export type Delivery = Api.WebhookDelivery;
+export type DocumentStatus = Api.DocumentStatus;
+export type SignetDocument = Api.SignetDocument;
+export type Signee = Api.Signee;
+/** One invitation's result in send-for-signing and remind. */
+export type Delivered = Api.InvitationDelivery;
+export type AuditEntry = Api.AuditEntry;
 
-export type User = {
-  id: string;
-  email: string;
-  name: string;
-  emailVerified: boolean;
-  createdAt: string;
-};
-
-export type ApiKey = {
-  id: string;
-  name: string;
-  prefix: string;
-  lastFour: string;
-  environment: Environment;
-  createdAt: string;
-  lastUsedAt: string | null;
-};
-
-export type Role = 'owner' | 'admin' | 'member';
+/** Roles in the order the dashboard offers them. */
 export const ROLES: Role[] = ['owner', 'admin', 'member'];
 
-export type Tenant = { id: string; name: string; role: Role; createdAt: string };
-export type Member = { userId: string; email: string; name: string; role: Role; createdAt: string };
-
-export type EmailLanguage = 'en' | 'de' | 'fr' | 'es' | 'nl';
-export type TenantSettings = {
-  emailLanguage: EmailLanguage;
-  invitationEmails: boolean;
-  signeeEvents: boolean;
-  reminderCooldownMinutes: number;
-};
-
-export type Webhook = { id: string; url: string; active: boolean; createdAt: string };
-export type DeliveryAttempt = {
-  attempt: number;
-  scheduledAt: string;
-  startedAt: string;
-  finishedAt: string | null;
-  statusCode: number | null;
-  durationMs: number | null;
-  error: string | null;
-};
-export type Delivery = {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-  createdAt: string;
-  dispatchedAt: string | null;
-  completedAt: string | null;
-  attempts: DeliveryAttempt[];
-};
-
-export type DocumentStatus =
-  'draft' | 'in_process' | 'pending_seal' | 'signed' | 'declined' | 'cancelled';
+/** Statuses in the order the documents filter offers them. */
 export const DOCUMENT_STATUSES: DocumentStatus[] = [
   'draft',
   'in_process',
@@ -67,44 +35,3 @@ export const DOCUMENT_STATUSES: DocumentStatus[] = [
   'declined',
   'cancelled',
 ];
-
-export type SigneDocument = {
-  id: string;
-  tenantId: string;
-  name: string;
-  status: DocumentStatus;
-  createdAt: string;
-  updatedAt: string;
-  signingMessage: string | null;
-  signingOrderEnabled: boolean | null;
-  reminderCooldownUntil: string | null;
-  hash: string | null;
-  downloadUrl: string;
-};
-
-export type Signee = {
-  id: string;
-  email: string;
-  name: string;
-  status: 'pending' | 'signed' | 'declined';
-  signingOrder: number | null;
-  signedAt: string | null;
-};
-
-export type Delivered = {
-  signeeId: string;
-  email: string;
-  status: 'sent' | 'scheduled' | 'failed' | 'link';
-  error: string | null;
-  signingUrl?: string;
-};
-
-export type AuditEntry = {
-  id: string;
-  action: string;
-  actor: string;
-  signeeId: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: string;
-};

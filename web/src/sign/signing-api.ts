@@ -1,34 +1,23 @@
+import type * as Api from '../../../server/src/api-types.js';
 import { requestJson } from '../shared/http.js';
 
+/** `GET /api/signing/{token}`, as the server's schema answers it. */
+export type SigningSession = Api.SigningView;
+
 /** Why a signee cannot sign right now. */
-export type CannotSignReason = 'not_your_turn' | 'signed' | 'declined' | 'group_signed';
+export type CannotSignReason = NonNullable<SigningSession['reason']>;
 
 /** The signee as the signing API shows them to themselves. */
-export type Signee = { id: string; name: string; email: string; status: string };
+export type Signee = SigningSession['signee'];
 
 /** The document as the signing API shows it to a signee. */
-export type SigningDocument = {
-  id: string;
-  name: string;
-  status: string;
-  signingMessage: string | null;
-  senderName: string;
-};
-
-/** `GET /api/signing/{token}`. */
-export type SigningSession = {
-  signee: Signee;
-  document: SigningDocument;
-  canSign: boolean;
-  reason: CannotSignReason | null;
-  fileUrl: string;
-};
+export type SigningDocument = SigningSession['document'];
 
 /** A typed name or a drawn PNG, as `POST /api/signing/{token}/sign` takes it. */
 export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: string };
 
 /** The answer to sign and decline. */
-export type SigningOutcome = { signee: Signee; document: Omit<SigningDocument, 'senderName'> };
+export type SigningOutcome = Api.SigningStep;
 
 const base = (token: string) => `/api/signing/${encodeURIComponent(token)}`;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sendWebPage } from '../../http/web-assets.js';
 import type { App, AppDeps } from '../../http/types.js';
 
-const metaSchema = z.object({
+export const metaSchema = z.object({
   environment: z.enum(['sandbox', 'production']),
   // True when e-mails are stored for /dev/mailbox instead of being sent (sandbox without SMTP).
   devMailbox: z.boolean(),

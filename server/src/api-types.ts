@@ -1,0 +1,94 @@
+// The API's resource and answer types, inferred from the zod schemas the routes validate and
+// serialize with: the one source of API types. The dashboard, the signing page and the tests
+// import these (type-only, so nothing of the server reaches a browser bundle); the SDK keeps
+// its own copies, which test/types/api-types.test.ts checks against these, so an API change
+// fails `tsc` wherever a caller is stale.
+import type { z } from 'zod';
+import type { apiKeySchema, userSchema } from './modules/accounts/accounts.schemas.js';
+import type {
+  auditEntrySchema,
+  deliverySchema as invitationDeliverySchema,
+  documentSchema,
+  documentStatusSchema,
+  documentWithSigneesSchema,
+  listResponse,
+  quickCreateResponse,
+  sendResponse,
+  signeeSchema,
+} from './modules/documents/documents.schemas.js';
+import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
+import type { metaSchema } from './modules/ops/meta.routes.js';
+import type {
+  signingStepResponse,
+  signingViewResponse,
+} from './modules/signing/signing.schemas.js';
+import type {
+  invitationSchema,
+  invitationViewSchema,
+  memberSchema,
+  membershipSchema,
+  roleSchema,
+  settingsSchema,
+  tenantSchema,
+} from './modules/tenants/tenants.schemas.js';
+import type {
+  attemptSchema,
+  deliverySchema,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from './modules/webhooks/webhooks.schemas.js';
+
+type Out<S extends z.ZodType> = z.output<S>;
+
+/** GET /api/meta. */
+export type Meta = Out<typeof metaSchema>;
+/** A user as /api/auth/* answers it. */
+export type User = Out<typeof userSchema>;
+/** An API key as listed (never its secret). */
+export type ApiKey = Out<typeof apiKeySchema>;
+/** A role in a tenant. */
+export type Role = Out<typeof roleSchema>;
+/** A tenant as GET /api/tenants lists it. */
+export type Tenant = Out<typeof tenantSchema>;
+/** The caller's membership (GET /api/tenants/{id}). */
+export type Membership = Out<typeof membershipSchema>;
+/** A member of a tenant. */
+export type Member = Out<typeof memberSchema>;
+/** A pending invitation to a tenant. */
+export type Invitation = Out<typeof invitationSchema>;
+/** An invitation as its link shows it. */
+export type InvitationView = Out<typeof invitationViewSchema>;
+/** A tenant's settings. */
+export type TenantSettings = Out<typeof settingsSchema>;
+/** A webhook configuration. */
+export type Webhook = Out<typeof webhookSchema>;
+/** A webhook with its secret (create and rotate only). */
+export type WebhookWithSecret = Out<typeof webhookWithSecretSchema>;
+/** One attempt of a webhook delivery. */
+export type WebhookAttempt = Out<typeof attemptSchema>;
+/** A webhook delivery with its attempts. */
+export type WebhookDelivery = Out<typeof deliverySchema>;
+/** A document status. */
+export type DocumentStatus = Out<typeof documentStatusSchema>;
+/** A document. */
+export type SignetDocument = Out<typeof documentSchema>;
+/** A signee. */
+export type Signee = Out<typeof signeeSchema>;
+/** GET /api/documents/{id}. */
+export type DocumentWithSignees = Out<typeof documentWithSigneesSchema>;
+/** One invitation's result in send-for-signing and remind. */
+export type InvitationDelivery = Out<typeof invitationDeliverySchema>;
+/** POST /api/documents/quick-create. */
+export type QuickCreateResult = Out<typeof quickCreateResponse>;
+/** Send-for-signing and remind. */
+export type SendForSigningResult = Out<typeof sendResponse>;
+/** GET /api/documents. */
+export type DocumentPage = Out<typeof listResponse>;
+/** One audit trail entry. */
+export type AuditEntry = Out<typeof auditEntrySchema>;
+/** The webhook event envelope. */
+export type EventEnvelope = Out<typeof eventEnvelopeSchema>;
+/** GET /api/signing/{token}. */
+export type SigningView = Out<typeof signingViewResponse>;
+/** POST /api/signing/{token}/sign and /decline. */
+export type SigningStep = Out<typeof signingStepResponse>;

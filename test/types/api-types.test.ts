@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type * as Sdk from '../../sdk/src/index.js';
+import type * as Api from '../../server/src/api-types.js';
+
+// The SDK ships on its own, so it keeps its resource types in its own files; these checks tie
+// each of them to the server's schemas (server/src/api-types.ts). `tsc` (`npm run check`)
+// checks them: an API change that leaves the SDK stale fails there.
+
+/** true when each type is assignable to the other: the same fields, optionality and values. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+const checks: { [name: string]: true } = {
+  Tenant: true as Same<Sdk.Tenant, Api.Tenant>,
+  Membership: true as Same<Sdk.Membership, Api.Membership>,
+  SignetDocument: true as Same<Sdk.SignetDocument, Api.SignetDocument>,
+  Signee: true as Same<Sdk.Signee, Api.Signee>,
+  DocumentWithSignees: true as Same<Sdk.DocumentWithSignees, Api.DocumentWithSignees>,
+  InvitationDelivery: true as Same<Sdk.InvitationDelivery, Api.InvitationDelivery>,
+  QuickCreateResult: true as Same<Sdk.QuickCreateResult, Api.QuickCreateResult>,
+  SendForSigningResult: true as Same<Sdk.SendForSigningResult, Api.SendForSigningResult>,
+  DocumentPage: true as Same<Sdk.DocumentPage, Api.DocumentPage>,
+  Webhook: true as Same<Sdk.Webhook, Api.Webhook>,
+  WebhookWithSecret: true as Same<Sdk.WebhookWithSecret, Api.WebhookWithSecret>,
+  WebhookAttempt: true as Same<Sdk.WebhookAttempt, Api.WebhookAttempt>,
+  WebhookDelivery: true as Same<Sdk.WebhookDelivery, Api.WebhookDelivery>,
+};
+
+describe('the SDK types are the API types', () => {
+  it('are checked by tsc for every resource and answer', () => {
+    expect(Object.keys(checks)).toHaveLength(13);
+  });
+});
