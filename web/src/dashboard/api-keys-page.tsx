@@ -1,5 +1,6 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError } from './api.js';
+import { fieldError } from './api.js';
 import type { ApiKey } from './types.js';
 import {
   ConfirmButton,
@@ -15,10 +16,7 @@ import { useSubmit } from './use-submit.js';
 
 /** API settings: create keys (secret shown once), list them, revoke with confirmation. */
 export function ApiKeysPage() {
-  const keys = useLoad(
-    async () => (await api<{ apiKeys: ApiKey[] }>('/api/account/api-keys')).apiKeys,
-    [],
-  );
+  const keys = useLoad(async () => (await call('GET /api/account/api-keys')).apiKeys, []);
   const [name, setName] = useState('');
   const [created, setCreated] = useState<{ apiKey: ApiKey; secret: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -28,10 +26,7 @@ export function ApiKeysPage() {
     event.preventDefault();
     setNotice(null);
     void create.submit(async () => {
-      const result = await api<{ apiKey: ApiKey; secret: string }>('/api/account/api-keys', {
-        method: 'POST',
-        json: { name },
-      });
+      const result = await call('POST /api/account/api-keys', { json: { name } });
       setCreated(result);
       setName('');
       keys.reload();
@@ -40,7 +35,7 @@ export function ApiKeysPage() {
 
   async function revoke(key: ApiKey) {
     try {
-      await api(`/api/account/api-keys/${key.id}`, { method: 'DELETE' });
+      await call('DELETE /api/account/api-keys/{keyId}', { params: { keyId: key.id } });
       setNotice(`Revoked “${key.name}”. Requests with it are refused from now on.`);
       keys.reload();
     } catch (err) {

@@ -1,5 +1,6 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError, otherErrors } from './api.js';
+import { fieldError, otherErrors } from './api.js';
 import { Link, navigate } from './router.js';
 import type { Meta, User } from './types.js';
 import { ErrorMessage, PageTitle, TextField } from './ui.js';
@@ -14,10 +15,7 @@ export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     void submit(async () => {
-      const { user } = await api<{ user: User }>('/api/auth/login', {
-        method: 'POST',
-        json: { email, password },
-      });
+      const { user } = await call('POST /api/auth/login', { json: { email, password } });
       props.onLoggedIn(user);
       navigate('/app/documents', { replace: true });
     });
@@ -68,10 +66,7 @@ export function SignupPage(props: { meta: Meta }) {
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     void submit(async () => {
-      const { user } = await api<{ user: User }>('/api/auth/signup', {
-        method: 'POST',
-        json: { name, email, password },
-      });
+      const { user } = await call('POST /api/auth/signup', { json: { name, email, password } });
       setCreated(user);
     });
   }

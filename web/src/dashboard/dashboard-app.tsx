@@ -1,5 +1,6 @@
+import { call } from './dashboard-api.js';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, asApiError } from './api.js';
+import { asApiError } from './api.js';
 import { LoginPage, SignupPage } from './auth-pages.js';
 import { ApiKeysPage } from './api-keys-page.js';
 import { DocumentDetailPage } from './document-detail-page.js';
@@ -26,10 +27,10 @@ export function DashboardApp() {
   useEffect(() => {
     (async () => {
       try {
-        const meta = await api<Meta>('/api/meta');
+        const meta = await call('GET /api/meta');
         let user: User | null = null;
         try {
-          user = (await api<{ user: User }>('/api/auth/me')).user;
+          user = (await call('GET /api/auth/me')).user;
         } catch (err) {
           if (asApiError(err).status !== 401) throw err;
         }
@@ -85,7 +86,7 @@ function LoggedIn(props: {
   const [tenantId, setTenantId] = useState<string | null>(rememberedTenantId());
 
   const reloadTenants = useCallback(async (selectId?: string) => {
-    const list = (await api<{ tenants: Tenant[] }>('/api/tenants')).tenants;
+    const list = (await call('GET /api/tenants')).tenants;
     setTenants(list);
     if (selectId) {
       setTenantId(selectId);

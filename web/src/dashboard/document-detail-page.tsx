@@ -1,12 +1,11 @@
+import { call } from './dashboard-api.js';
 import { useState } from 'react';
-import { api, asApiError } from './api.js';
+import { asApiError } from './api.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
-import type { AuditEntry, Delivered, SignetDocument, Signee } from './types.js';
+import type { AuditEntry, Delivered, Signee } from './types.js';
 import { ConfirmButton, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
-
-type Detail = { document: SignetDocument; signees: Signee[] };
 
 const DELIVERY_TEXT: Record<Delivered['status'], string> = {
   sent: 'invitation e-mailed',
@@ -17,11 +16,14 @@ const DELIVERY_TEXT: Record<Delivered['status'], string> = {
 
 /** One document: signees, actions (send, remind, cancel, delete, download) and its timeline. */
 export function DocumentDetailPage(props: { documentId: string }) {
-  const base = `/api/documents/${props.documentId}`;
-  const detail = useLoad(() => api<Detail>(base), [base]);
+  const params = { documentId: props.documentId };
+  const detail = useLoad(
+    () => call('GET /api/documents/{documentId}', { params }),
+    [props.documentId],
+  );
   const trail = useLoad(
-    async () => (await api<{ auditTrail: AuditEntry[] }>(`${base}/audit-trail`)).auditTrail,
-    [base],
+    async () => (await call('GET /api/documents/{documentId}/audit-trail', { params })).auditTrail,
+    [props.documentId],
   );
   const [deliveries, setDeliveries] = useState<Delivered[] | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -45,26 +47,24 @@ export function DocumentDetailPage(props: { documentId: string }) {
 
   const send = () =>
     run('Sending', async () => {
-      const r = await api<{ deliveries: Delivered[] }>(`${base}/send-for-signing`, {
-        method: 'POST',
-      });
+      const r = await call('POST /api/documents/{documentId}/send-for-signing', { params });
       setDeliveries(r.deliveries);
       setNotice('Sent for signing.');
     });
   const remind = () =>
     run('Reminding', async () => {
-      const r = await api<{ deliveries: Delivered[] }>(`${base}/remind`, { method: 'POST' });
+      const r = await call('POST /api/documents/{documentId}/remind', { params });
       setDeliveries(r.deliveries);
       setNotice('Reminders sent to the signees whose turn it is.');
     });
   const cancel = () =>
     run('Cancelling', async () => {
-      await api(`${base}/cancel`, { method: 'POST' });
+      await call('POST /api/documents/{documentId}/cancel', { params });
       setNotice('The document is cancelled; its signing links no longer work.');
     });
   const remove = () =>
     run('Deleting', async () => {
-      await api(base, { method: 'DELETE' });
+      await call('DELETE /api/documents/{documentId}', { params });
       navigate('/app/documents', { replace: true });
     });
 

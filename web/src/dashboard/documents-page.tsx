@@ -1,8 +1,8 @@
-import { api } from './api.js';
+import { call } from './dashboard-api.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
-import { DOCUMENT_STATUSES, type SignetDocument } from './types.js';
+import { DOCUMENT_STATUSES } from './types.js';
 import { ErrorMessage, PageTitle, StatusBadge, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
@@ -22,7 +22,7 @@ export function DocumentsPage() {
     const q = new URLSearchParams({ tenantId: tenant.id, limit: String(PAGE_SIZE) });
     if (status) q.set('status', status);
     if (cursor) q.set('cursor', cursor);
-    return api<{ documents: SignetDocument[]; nextCursor: string | null }>(`/api/documents?${q}`);
+    return call('GET /api/documents', { query: q });
   }, [tenant?.id, status, cursor]);
 
   const title = (

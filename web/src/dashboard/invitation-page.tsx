@@ -1,32 +1,12 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, asApiError } from './api.js';
+import { asApiError } from './api.js';
 import { Link, navigate } from './router.js';
 import { rememberTenantId } from './session.js';
-import type { Meta, Role, User } from './types.js';
+import type { Meta, User } from './types.js';
 import { ErrorMessage, PageTitle, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
-
-/** A pending invitation as the inviting tenant lists it. */
-export type Invitation = {
-  id: string;
-  tenantId: string;
-  email: string;
-  role: Role;
-  invitedBy: string;
-  createdAt: string;
-  expiresAt: string;
-};
-
-/** An invitation as its link shows it (GET /api/invitations/{token}). */
-type InvitationView = {
-  tenantName: string;
-  inviterName: string;
-  email: string;
-  role: Role;
-  status: 'pending' | 'accepted' | 'revoked' | 'expired';
-  expiresAt: string;
-};
 
 const GONE = {
   accepted: 'This invitation has already been accepted.',
@@ -46,26 +26,23 @@ export function InvitationPage(props: {
 }) {
   const { token, user } = props;
   const view = useLoad(
-    async () =>
-      (await api<{ invitation: InvitationView }>(`/api/invitations/${encodeURIComponent(token)}`))
-        .invitation,
+    async () => (await call('GET /api/invitations/{token}', { params: { token } })).invitation,
     [token],
   );
   const accept = useSubmit();
 
   function onAccept() {
     void accept.submit(async () => {
-      const { membership } = await api<{ membership: { tenantId: string } }>(
-        `/api/invitations/${encodeURIComponent(token)}/accept`,
-        { method: 'POST' },
-      );
+      const { membership } = await call('POST /api/invitations/{token}/accept', {
+        params: { token },
+      });
       rememberTenantId(membership.tenantId);
       navigate('/app/tenants', { replace: true });
     });
   }
 
   async function logOut() {
-    await api('/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+    await call('POST /api/auth/logout').catch(() => undefined);
     props.setUser(null);
   }
 
@@ -147,10 +124,7 @@ function InvitationLogin(props: { email: string; onLoggedIn: (user: User) => voi
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     void login.submit(async () => {
-      const { user } = await api<{ user: User }>('/api/auth/login', {
-        method: 'POST',
-        json: { email, password },
-      });
+      const { user } = await call('POST /api/auth/login', { json: { email, password } });
       props.onLoggedIn(user);
     });
   }

@@ -1,5 +1,5 @@
+import { call } from './dashboard-api.js';
 import type { ReactNode } from 'react';
-import { api } from './api.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { Meta } from './types.js';
@@ -60,7 +60,7 @@ export function Layout(props: { children: ReactNode }) {
   const { path } = useLocation();
   async function logOut() {
     try {
-      await api('/api/auth/logout', { method: 'POST' });
+      await call('POST /api/auth/logout');
     } finally {
       session.setUser(null);
       navigate('/login', { replace: true });

@@ -1,8 +1,8 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError } from './api.js';
+import { fieldError } from './api.js';
 import { useSession } from './session.js';
-import { ROLES, type Member, type Role, type Tenant } from './types.js';
-import type { Invitation } from './invitation-page.js';
+import { ROLES, type Invitation, type Member, type Role, type Tenant } from './types.js';
 import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useRowActions } from './use-row-actions.js';
@@ -14,15 +14,20 @@ export function MembersSection(props: { tenant: Tenant }) {
   const session = useSession();
   const canManage = tenant.role !== 'member';
   const members = useLoad(
-    async () => (await api<{ members: Member[] }>(`/api/tenants/${tenant.id}/members`)).members,
+    async () =>
+      (await call('GET /api/tenants/{tenantId}/members', { params: { tenantId: tenant.id } }))
+        .members,
     [tenant.id],
   );
   // Only owners and admins may see pending invitations; members are not asked for them.
   const invitations = useLoad(
     async () =>
       canManage
-        ? (await api<{ invitations: Invitation[] }>(`/api/tenants/${tenant.id}/invitations`))
-            .invitations
+        ? (
+            await call('GET /api/tenants/{tenantId}/invitations', {
+              params: { tenantId: tenant.id },
+            })
+          ).invitations
         : [],
     [tenant.id, canManage],
   );
@@ -38,10 +43,10 @@ export function MembersSection(props: { tenant: Tenant }) {
     event.preventDefault();
     setNotice(null);
     void add.submit(async () => {
-      const { invitation } = await api<{ invitation: Invitation }>(
-        `/api/tenants/${tenant.id}/members`,
-        { method: 'POST', json: { email, role } },
-      );
+      const { invitation } = await call('POST /api/tenants/{tenantId}/members', {
+        params: { tenantId: tenant.id },
+        json: { email, role },
+      });
       setEmail('');
       setNotice(`Invitation sent to ${invitation.email} (${invitation.role}).`);
       invitations.reload();
@@ -50,8 +55,8 @@ export function MembersSection(props: { tenant: Tenant }) {
 
   const changeRole = (member: Member, next: Role) =>
     run(async () => {
-      await api(`/api/tenants/${tenant.id}/members/${member.userId}`, {
-        method: 'PATCH',
+      await call('PATCH /api/tenants/{tenantId}/members/{userId}', {
+        params: { tenantId: tenant.id, userId: member.userId },
         json: { role: next },
       });
       setNotice(`${member.name} is now ${next}.`);
@@ -61,13 +66,17 @@ export function MembersSection(props: { tenant: Tenant }) {
 
   const remove = (member: Member) =>
     run(async () => {
-      await api(`/api/tenants/${tenant.id}/members/${member.userId}`, { method: 'DELETE' });
+      await call('DELETE /api/tenants/{tenantId}/members/{userId}', {
+        params: { tenantId: tenant.id, userId: member.userId },
+      });
       setNotice(`Removed ${member.name}.`);
     });
 
   const leave = async () => {
     await run(async () => {
-      await api(`/api/tenants/${tenant.id}/members/${session.user.id}`, { method: 'DELETE' });
+      await call('DELETE /api/tenants/{tenantId}/members/{userId}', {
+        params: { tenantId: tenant.id, userId: session.user.id },
+      });
     });
     // Gone from the tenant: the list of tenants, and the page, no longer show it.
     await session.reloadTenants();
@@ -75,7 +84,9 @@ export function MembersSection(props: { tenant: Tenant }) {
 
   const revoke = (invitation: Invitation) =>
     run(async () => {
-      await api(`/api/tenants/${tenant.id}/invitations/${invitation.id}`, { method: 'DELETE' });
+      await call('DELETE /api/tenants/{tenantId}/invitations/{invitationId}', {
+        params: { tenantId: tenant.id, invitationId: invitation.id },
+      });
       setNotice(`Invitation to ${invitation.email} revoked.`);
     });
 

@@ -1,5 +1,6 @@
+import { call } from './dashboard-api.js';
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, fieldError } from './api.js';
+import { fieldError } from './api.js';
 import type { EmailLanguage, Tenant, TenantSettings } from './types.js';
 import { ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
@@ -19,7 +20,8 @@ export function SettingsSection(props: { tenant: Tenant }) {
   const canEdit = tenant.role !== 'member';
   const loaded = useLoad(
     async () =>
-      (await api<{ settings: TenantSettings }>(`/api/tenants/${tenant.id}/settings`)).settings,
+      (await call('GET /api/tenants/{tenantId}/settings', { params: { tenantId: tenant.id } }))
+        .settings,
     [tenant.id],
   );
   const [form, setForm] = useState<TenantSettings | null>(null);
@@ -39,8 +41,8 @@ export function SettingsSection(props: { tenant: Tenant }) {
     setSaved(false);
     void save.submit(async () => {
       const minutes = cooldown.trim() === '' ? Number.NaN : Number(cooldown);
-      const result = await api<{ settings: TenantSettings }>(`/api/tenants/${tenant.id}/settings`, {
-        method: 'PATCH',
+      const result = await call('PATCH /api/tenants/{tenantId}/settings', {
+        params: { tenantId: tenant.id },
         json: {
           emailLanguage: form.emailLanguage,
           invitationEmails: form.invitationEmails,

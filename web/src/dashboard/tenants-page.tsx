@@ -1,9 +1,9 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError } from './api.js';
+import { fieldError } from './api.js';
 import { MembersSection } from './members-section.js';
 import { useSession } from './session.js';
 import { SettingsSection } from './settings-section.js';
-import type { Tenant } from './types.js';
 import { ErrorMessage, PageTitle, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
@@ -16,17 +16,17 @@ export function TenantsPage() {
   const create = useSubmit();
   const credits = useLoad(
     async () =>
-      tenant ? (await api<{ balance: number }>(`/api/tenants/${tenant.id}/credits`)).balance : null,
+      tenant
+        ? (await call('GET /api/tenants/{tenantId}/credits', { params: { tenantId: tenant.id } }))
+            .balance
+        : null,
     [tenant?.id],
   );
 
   function onCreate(event: FormEvent) {
     event.preventDefault();
     void create.submit(async () => {
-      const result = await api<{ tenant: Tenant }>('/api/tenants', {
-        method: 'POST',
-        json: { name },
-      });
+      const result = await call('POST /api/tenants', { json: { name } });
       setName('');
       await session.reloadTenants(result.tenant.id);
     });

@@ -1,9 +1,9 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, otherErrors } from './api.js';
+import { otherErrors } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
-import type { SignetDocument } from './types.js';
 import { ErrorMessage, PageTitle, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
@@ -45,10 +45,7 @@ export function UploadPage() {
       form.append('signees', JSON.stringify(rows.map((r) => ({ email: r.email, name: r.name }))));
       // The file goes last: the service streams it, having read the other parts first.
       if (file) form.append('file', file, file.name);
-      const result = await api<{ document: SignetDocument }>('/api/documents/quick-create', {
-        method: 'POST',
-        form,
-      });
+      const result = await call('POST /api/documents/quick-create', { form });
       navigate(`/app/documents/${result.document.id}`);
     });
   }

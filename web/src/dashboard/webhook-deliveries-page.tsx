@@ -1,29 +1,30 @@
+import { call } from './dashboard-api.js';
 import { useState } from 'react';
-import { api } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link } from './router.js';
 import { useSession } from './session.js';
-import type { Delivery, Webhook } from './types.js';
+import type { Delivery } from './types.js';
 import { ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
-
-type Page = { deliveries: Delivery[]; nextCursor: string | null };
 
 /** One webhook's delivery log: every attempt's time, status code, duration and error. */
 export function WebhookDeliveriesPage(props: { webhookId: string }) {
   const { tenant } = useSession();
-  const base = tenant ? `/api/tenants/${tenant.id}/webhooks/${props.webhookId}` : '';
+  const params = { tenantId: tenant?.id ?? '', webhookId: props.webhookId };
   const [cursor, setCursor] = useState<string | null>(null);
   const hook = useLoad(
-    async () => (tenant ? (await api<{ webhook: Webhook }>(base)).webhook : null),
-    [base],
+    async () =>
+      tenant
+        ? (await call('GET /api/tenants/{tenantId}/webhooks/{webhookId}', { params })).webhook
+        : null,
+    [params.tenantId, params.webhookId],
   );
   const log = useLoad(async () => {
     if (!tenant) return null;
     const query = new URLSearchParams({ limit: '20' });
     if (cursor) query.set('cursor', cursor);
-    return api<Page>(`${base}/deliveries?${query}`);
-  }, [base, cursor]);
+    return call('GET /api/tenants/{tenantId}/webhooks/{webhookId}/deliveries', { params, query });
+  }, [params.tenantId, params.webhookId, cursor]);
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -33,7 +34,10 @@ export function WebhookDeliveriesPage(props: { webhookId: string }) {
     setNotice(null);
     setFailure(null);
     try {
-      await api(`${base}/deliveries/${delivery.eventId}/redeliver`, { method: 'POST' });
+      await call(
+        'POST /api/tenants/{tenantId}/webhooks/{webhookId}/deliveries/{eventId}/redeliver',
+        { params: { ...params, eventId: delivery.eventId } },
+      );
       setNotice(`Redelivery of ${delivery.eventType} started.`);
     } catch (err) {
       setFailure((err as Error).message);

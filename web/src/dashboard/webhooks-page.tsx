@@ -1,5 +1,6 @@
+import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { api, fieldError } from './api.js';
+import { fieldError } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link } from './router.js';
 import { useSession } from './session.js';
@@ -20,10 +21,13 @@ import { useSubmit } from './use-submit.js';
 /** The current tenant's webhooks: add, enable or disable, rotate the secret, delete. */
 export function WebhooksPage() {
   const { tenant } = useSession();
-  const base = tenant ? `/api/tenants/${tenant.id}/webhooks` : '';
+  const tenantId = tenant?.id ?? '';
   const hooks = useLoad(
-    async () => (tenant ? (await api<{ webhooks: Webhook[] }>(base)).webhooks : []),
-    [base],
+    async () =>
+      tenant
+        ? (await call('GET /api/tenants/{tenantId}/webhooks', { params: { tenantId } })).webhooks
+        : [],
+    [tenantId],
   );
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
@@ -43,8 +47,8 @@ export function WebhooksPage() {
     event.preventDefault();
     setNotice(null);
     void add.submit(async () => {
-      const result = await api<{ webhook: Webhook; secret: string }>(base, {
-        method: 'POST',
+      const result = await call('POST /api/tenants/{tenantId}/webhooks', {
+        params: { tenantId },
         json: { url },
       });
       setUrl('');
@@ -55,19 +59,24 @@ export function WebhooksPage() {
 
   const toggle = (hook: Webhook) =>
     run(async () => {
-      await api(`${base}/${hook.id}`, { method: 'PATCH', json: { active: !hook.active } });
+      await call('PATCH /api/tenants/{tenantId}/webhooks/{webhookId}', {
+        params: { tenantId, webhookId: hook.id },
+        json: { active: !hook.active },
+      });
       setNotice(`${hook.url} is ${hook.active ? 'disabled' : 'enabled'}.`);
     });
   const rotate = (hook: Webhook) =>
     run(async () => {
-      const result = await api<{ secret: string }>(`${base}/${hook.id}/rotate-secret`, {
-        method: 'POST',
+      const result = await call('POST /api/tenants/{tenantId}/webhooks/{webhookId}/rotate-secret', {
+        params: { tenantId, webhookId: hook.id },
       });
       setSecret({ label: `New signing secret for ${hook.url}`, value: result.secret });
     });
   const remove = (hook: Webhook) =>
     run(async () => {
-      await api(`${base}/${hook.id}`, { method: 'DELETE' });
+      await call('DELETE /api/tenants/{tenantId}/webhooks/{webhookId}', {
+        params: { tenantId, webhookId: hook.id },
+      });
       setNotice(`Deleted the webhook for ${hook.url}.`);
     });
 
