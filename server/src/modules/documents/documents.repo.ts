@@ -156,3 +156,21 @@ export async function deleteDocument(db: DbOrTrx, documentId: string) {
   await db.deleteFrom('audit_entries').where('document_id', '=', documentId).execute();
   await db.deleteFrom('documents').where('id', '=', documentId).execute();
 }
+
+/** The id of a signed document whose sealed file has this SHA-256, or undefined. */
+export async function findSignedDocumentIdByHash(db: DbOrTrx, hash: string) {
+  const row = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('hash', '=', hash)
+    .where('status', '=', 'signed')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** Which of the given ids are documents. */
+export async function existingDocumentIds(db: DbOrTrx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('documents').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { AppError, validationError } from '../../lib/errors.js';
@@ -143,6 +144,22 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     },
   );
 
+  // Send-for-signing and remind answer alike: the document, its signees, each invitation.
+  const invite = async (
+    action: typeof sendForSigning | typeof remindSignees,
+    request: FastifyRequest,
+    documentId: string,
+  ) => {
+    const principal = principalOf(request);
+    const result = await action(d, {
+      documentId,
+      userId: principal.userId,
+      senderName: principal.name,
+      origin: originOf(request),
+    });
+    return { ...withSignees(result), deliveries: result.deliveries };
+  };
+
   app.post(
     '/api/documents/:documentId/send-for-signing',
     {
@@ -153,16 +170,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
       },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const result = await sendForSigning(d, {
-        documentId: request.params.documentId,
-        userId: principal.userId,
-        senderName: principal.name,
-        origin: originOf(request),
-      });
-      return { ...withSignees(result), deliveries: result.deliveries };
-    },
+    async (request) => invite(sendForSigning, request, request.params.documentId),
   );
 
   app.post(
@@ -175,16 +183,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
       },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const result = await remindSignees(d, {
-        documentId: request.params.documentId,
-        userId: principal.userId,
-        senderName: principal.name,
-        origin: originOf(request),
-      });
-      return { ...withSignees(result), deliveries: result.deliveries };
-    },
+    async (request) => invite(remindSignees, request, request.params.documentId),
   );
 
   app.post(

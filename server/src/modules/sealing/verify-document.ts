@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/handle.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { verifySealedPdf } from './verify-pdf.js';
+import { findSignedDocumentIdByHash } from '../documents/documents.repo.js';
 
 /**
  * Verifies a PDF against our seal certificate and, when the database is at hand, whether its
@@ -14,15 +15,8 @@ export async function verifyDocument(
   const certificate = await deps.certificate();
   const result = verifySealedPdf(bytes, { certificateFingerprints: [certificate.fingerprint] });
   const hash = createHash('sha256').update(bytes).digest('hex');
-  const known = deps.db
-    ? await deps.db.kysely
-        .selectFrom('documents')
-        .select('id')
-        .where('hash', '=', hash)
-        .where('status', '=', 'signed')
-        .executeTakeFirst()
-    : undefined;
-  if (result.status === 'sealed' && deps.db && !known) {
+  const knownId = deps.db ? await findSignedDocumentIdByHash(deps.db.kysely, hash) : undefined;
+  if (result.status === 'sealed' && deps.db && !knownId) {
     return {
       status: 'unknown' as const,
       detail: 'Validly sealed by this certificate, but not a document this service knows.',
@@ -39,6 +33,6 @@ export async function verifyDocument(
           ? `Altered after sealing: ${result.detail}`
           : result.detail,
     signedAt: result.signedAt ?? null,
-    documentId: known?.id ?? null,
+    documentId: knownId ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/handle.js';
+import { existingDocumentIds } from '../documents/documents.repo.js';
 import { documentIdOfKey } from './keys.js';
 import type { Storage } from './storage.js';
 
@@ -54,12 +55,7 @@ export async function cleanOrphanFiles(deps: {
   const ids = [...byDocument.keys()];
   for (let i = 0; i < ids.length; i += BATCH) {
     const chunk = ids.slice(i, i + BATCH);
-    const rows = await deps.db.kysely
-      .selectFrom('documents')
-      .select('id')
-      .where('id', 'in', chunk)
-      .execute();
-    const known = new Set(rows.map((r) => r.id));
+    const known = await existingDocumentIds(deps.db.kysely, chunk);
     for (const id of chunk) {
       if (known.has(id)) continue;
       for (const file of byDocument.get(id) ?? []) {
