@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/handle.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { verifySealedPdf } from './verify-pdf.js';
+import { verifySealedPdf, type VerifyOptions, type VerifyResult } from './verify-pdf.js';
 import { findSignedDocumentIdByHash } from '../documents/documents.repo.js';
 
 /**
@@ -9,11 +9,17 @@ import { findSignedDocumentIdByHash } from '../documents/documents.repo.js';
  * hash is a document this service sealed ("hash known").
  */
 export async function verifyDocument(
-  deps: { db: Db | null; certificate: () => Promise<SealCertificate> },
+  deps: {
+    db: Db | null;
+    certificate: () => Promise<SealCertificate>;
+    /** Where the file's signatures are checked: a worker thread for the HTTP route. */
+    check?: (bytes: Uint8Array, options: VerifyOptions) => Promise<VerifyResult>;
+  },
   bytes: Uint8Array,
 ) {
   const certificate = await deps.certificate();
-  const result = verifySealedPdf(bytes, { certificateFingerprints: [certificate.fingerprint] });
+  const options = { certificateFingerprints: [certificate.fingerprint] };
+  const result = deps.check ? await deps.check(bytes, options) : verifySealedPdf(bytes, options);
   const hash = createHash('sha256').update(bytes).digest('hex');
   const knownId = deps.db ? await findSignedDocumentIdByHash(deps.db.kysely, hash) : undefined;
   if (result.status === 'sealed' && deps.db && !knownId) {

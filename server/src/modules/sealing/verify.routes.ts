@@ -5,6 +5,7 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
+import { createVerifyWorker } from './verify-worker.js';
 
 const verifyResponse = z.object({
   status: z.enum(['sealed', 'altered', 'unknown']),
@@ -20,6 +21,9 @@ export function registerVerifyRoutes(
 ) {
   // Public and CPU-bound (hashing up to 50 MiB per signature): bounded per client address.
   const limit = createRateLimiter({ perSecond: 1, burst: 10, subject: 'this address' });
+  // Signatures are parsed, hashed and checked on a thread of their own (verify-worker.ts).
+  const worker = createVerifyWorker();
+  app.addHook('onClose', () => worker.close());
   app.post(
     '/api/verify',
     {
@@ -46,7 +50,10 @@ export function registerVerifyRoutes(
       // Loaded on first use, like sealing: the PDF and certificate libraries stay out of memory
       // until a PDF is checked.
       const { verifyDocument } = await import('./verify-document.js');
-      return verifyDocument({ db: deps.db, certificate: deps.certificate }, bytes);
+      return verifyDocument(
+        { db: deps.db, certificate: deps.certificate, check: worker.verify },
+        bytes,
+      );
     },
   );
 }
