@@ -6,9 +6,13 @@ import type { Meta, User } from './types.js';
 import { ErrorMessage, PageTitle, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
-/** Log in with e-mail and password; the session cookie is set by the service. */
-export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
-  const [email, setEmail] = useState('');
+/** The login form: e-mail and password; the session cookie is set by the service. */
+export function LoginForm(props: {
+  onLoggedIn: (user: User) => void;
+  initialEmail?: string;
+  ariaLabel?: string;
+}) {
+  const [email, setEmail] = useState(props.initialEmail ?? '');
   const [password, setPassword] = useState('');
   const { busy, errors, message, submit } = useSubmit();
   const fields = ['email', 'password'];
@@ -17,37 +21,48 @@ export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
     void submit(async () => {
       const { user } = await call('POST /api/auth/login', { json: { email, password } });
       props.onLoggedIn(user);
-      navigate('/app/documents', { replace: true });
     });
   }
   return (
+    <form onSubmit={onSubmit} noValidate className="form" aria-label={props.ariaLabel}>
+      <ErrorMessage error={message} />
+      {otherErrors(errors, fields).map((e) => (
+        <ErrorMessage key={e.path} error={e.message} />
+      ))}
+      <TextField
+        label="E-mail"
+        type="email"
+        autoComplete="username"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={fieldError(errors, 'email')}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        error={fieldError(errors, 'password')}
+      />
+      <button type="submit" className="button primary" disabled={busy}>
+        Log in
+      </button>
+    </form>
+  );
+}
+
+/** Log in, then on to the documents. */
+export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
+  return (
     <section className="card auth-card">
       <PageTitle>Log in</PageTitle>
-      <form onSubmit={onSubmit} noValidate className="form">
-        <ErrorMessage error={message} />
-        {otherErrors(errors, fields).map((e) => (
-          <ErrorMessage key={e.path} error={e.message} />
-        ))}
-        <TextField
-          label="E-mail"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={fieldError(errors, 'email')}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={fieldError(errors, 'password')}
-        />
-        <button type="submit" className="button primary" disabled={busy}>
-          Log in
-        </button>
-      </form>
+      <LoginForm
+        onLoggedIn={(user) => {
+          props.onLoggedIn(user);
+          navigate('/app/documents', { replace: true });
+        }}
+      />
       <p>
         New to Signet? <Link to="/signup">Create an account</Link>
       </p>

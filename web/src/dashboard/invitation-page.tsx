@@ -1,10 +1,10 @@
 import { call } from './dashboard-api.js';
-import { useState, type FormEvent } from 'react';
 import { asApiError } from './api.js';
+import { LoginForm } from './auth-pages.js';
 import { Link, navigate } from './router.js';
 import { rememberTenantId } from './session.js';
 import type { Meta, User } from './types.js';
-import { ErrorMessage, PageTitle, StatusMessage, TextField } from './ui.js';
+import { ErrorMessage, PageTitle, StatusMessage } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
 
@@ -118,39 +118,14 @@ export function InvitationPage(props: {
  * without an account signs up first; the invitation link in the e-mail brings them back.
  */
 function InvitationLogin(props: { email: string; onLoggedIn: (user: User) => void }) {
-  const [email, setEmail] = useState(props.email);
-  const [password, setPassword] = useState('');
-  const login = useSubmit();
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    void login.submit(async () => {
-      const { user } = await call('POST /api/auth/login', { json: { email, password } });
-      props.onLoggedIn(user);
-    });
-  }
   return (
     <>
       <h2>Log in to accept</h2>
-      <form onSubmit={onSubmit} noValidate className="form" aria-label="Log in to accept">
-        <ErrorMessage error={login.message} />
-        <TextField
-          label="E-mail"
-          type="email"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <button type="submit" className="button primary" disabled={login.busy}>
-          Log in
-        </button>
-      </form>
+      <LoginForm
+        initialEmail={props.email}
+        onLoggedIn={props.onLoggedIn}
+        ariaLabel="Log in to accept"
+      />
       <p>
         No account with {props.email} yet? <Link to="/signup">Create one</Link>, confirm your
         address from the e-mail we send, then open this invitation link again.
