@@ -110,6 +110,8 @@ program
       console.log(`${result.status}: ${result.detail}`);
       if (result.documentId) console.log(`document ${result.documentId}`);
       if (result.signedAt) console.log(`sealed at ${result.signedAt}`);
+      if (result.activeContent?.length)
+        console.log(`active content: ${result.activeContent.join(', ')}`);
       // Scripts can branch on the exit code: 0 sealed, 2 altered, 3 unknown.
       process.exitCode = { sealed: 0, altered: 2, unknown: 3 }[result.status];
     } finally {

@@ -1,6 +1,7 @@
 import type { PDF, PDFPage } from '@libpdf/core';
 import { createPageCanvas, type PageCanvas, type Rgb } from './page-canvas.js';
 import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './seal-fonts.js';
+import { describeActiveContent, type ActiveContentKind } from './active-content.js';
 import type { SealAuditEntry, SealSignature } from './seal-types.js';
 
 export type PageSize = { width: number; height: number };
@@ -77,7 +78,13 @@ export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]
 /** Appends the audit certificate page(s): document identity, the original's SHA-256 and every trail row. */
 export function addAuditPages(
   ctx: PagesContext,
-  details: { originalSha256: string; sealedAt: Date; sealSubject: string; sealFingerprint: string },
+  details: {
+    originalSha256: string;
+    sealedAt: Date;
+    sealSubject: string;
+    sealFingerprint: string;
+    removedActiveContent: ActiveContentKind[];
+  },
   entries: SealAuditEntry[],
 ): void {
   const { fonts, size } = ctx;
@@ -91,6 +98,11 @@ export function addAuditPages(
     ['Sealed by', details.sealSubject, fonts.regular],
     ['Seal certificate SHA-256', details.sealFingerprint, fonts.mono],
   ];
+  if (details.removedActiveContent.length > 0) {
+    const removed = describeActiveContent(details.removedActiveContent);
+    const note = `${removed} (a viewer would run or open them; not shown for signing)`;
+    facts.push(['Removed before sealing', note, fonts.regular]);
+  }
   for (const [label, value, font] of facts) {
     write(page.canvas, fonts.bold, label, MARGIN, y - 12, 8, MUTED);
     write(page.canvas, font, value, MARGIN + 120, y - 12, 8, TEXT, contentWidth - 120);

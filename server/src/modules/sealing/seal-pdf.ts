@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage } from '@libpdf/core';
+import { scanActiveContent, type ActiveContentKind } from './active-content.js';
 import { drawSandboxMark, readPageGeometry } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { embedSealFonts } from './seal-fonts.js';
@@ -21,8 +22,8 @@ const TSA_TIMEOUT_MS = 15_000;
 const signers = new WeakMap<SealCertificate, Promise<P12Signer>>();
 
 /**
- * Returns the original pages (sandbox-marked if `sandbox`) followed by a signature page
- * and an audit certificate, sealed with a PAdES (ETSI.CAdES.detached) signature; an original
+ * Returns the original pages (sandbox-marked if `sandbox`, without active content: see
+ * active-content.ts) followed by a signature page and an audit certificate, sealed with a PAdES (ETSI.CAdES.detached) signature; an original
  * that cannot be modified is attached unchanged to the signature and audit pages instead.
  */
 export async function sealPdf(input: SealPdfInput): Promise<Uint8Array> {
@@ -58,8 +59,12 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Uint8A
   const originalPages = pdf.getPages();
   if (originalPages.length === 0) throw new Error('Cannot seal a PDF without pages');
 
+  // What a viewer would run or open unasked was never shown on the signing page: the sealed
+  // copy holds what the signees saw, and its audit certificate names what was removed.
+  const removed = scanActiveContent(pdf, { strip: true });
   if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page);
-  return appendAndSign(pdf, input, sealedAt, appendixPageSize(pdf, originalPages[0]), null);
+  const size = appendixPageSize(pdf, originalPages[0]);
+  return appendAndSign(pdf, input, sealedAt, size, null, removed);
 }
 
 // The fallback: a new PDF of the signature and audit pages, the original as an embedded file.
@@ -76,7 +81,7 @@ async function sealAttached(
         cause instanceof Error ? cause.message : String(cause)
       }`.slice(0, 500),
   });
-  return appendAndSign(pdf, input, sealedAt, A4, 'the original is attached unchanged');
+  return appendAndSign(pdf, input, sealedAt, A4, 'the original is attached unchanged', []);
 }
 
 async function appendAndSign(
@@ -85,6 +90,7 @@ async function appendAndSign(
   sealedAt: Date,
   size: PageSize,
   note: string | null,
+  removedActiveContent: ActiveContentKind[],
 ): Promise<Uint8Array> {
   const ctx = {
     pdf,
@@ -104,6 +110,7 @@ async function appendAndSign(
       sealedAt,
       sealSubject: input.certificate.subject,
       sealFingerprint: input.certificate.fingerprint,
+      removedActiveContent,
     },
     input.auditEntries,
   );

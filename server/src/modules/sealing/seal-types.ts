@@ -40,3 +40,18 @@ export type SealPdfInput = {
   /** Time written on the audit certificate and into the signature; defaults to now. */
   sealedAt?: Date;
 };
+
+/**
+ * Content a viewer may run or open on its own, which nobody saw on the signing page:
+ * - `javascript`: JavaScript actions (document-level scripts, open actions, triggers);
+ * - `launch`: actions that start a program or open another file;
+ * - `form_submission`: actions that send form data to, or load it from, an address;
+ * - `embedded_files`: files carried inside the PDF (attachments, file annotations).
+ */
+export const ACTIVE_CONTENT_KINDS = [
+  'javascript',
+  'launch',
+  'form_submission',
+  'embedded_files',
+] as const;
+export type ActiveContentKind = (typeof ACTIVE_CONTENT_KINDS)[number];

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/handle.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { verifySealedPdf, type VerifyOptions, type VerifyResult } from './verify-pdf.js';
+import { describeActiveContent } from './active-content.js';
+import { verifyPdfFile, type VerifyOptions, type VerifyResult } from './verify-pdf.js';
 import { findSignedDocumentIdByHash } from '../documents/documents.repo.js';
 
 /**
@@ -19,26 +20,34 @@ export async function verifyDocument(
 ) {
   const certificate = await deps.certificate();
   const options = { certificateFingerprints: [certificate.fingerprint] };
-  const result = deps.check ? await deps.check(bytes, options) : verifySealedPdf(bytes, options);
+  const result = await (deps.check ?? verifyPdfFile)(bytes, options);
   const hash = createHash('sha256').update(bytes).digest('hex');
   const knownId = deps.db ? await findSignedDocumentIdByHash(deps.db.kysely, hash) : undefined;
+  const activeContent = result.activeContent ?? null;
+  // The seal vouches for the bytes, not for what a viewer would run: say so beside it.
+  const warning = activeContent?.length
+    ? ` It contains ${describeActiveContent(activeContent)}, which a viewer may run or open; the seal does not vouch for them.`
+    : '';
   if (result.status === 'sealed' && deps.db && !knownId) {
     return {
       status: 'unknown' as const,
-      detail: 'Validly sealed by this certificate, but not a document this service knows.',
+      detail: `Validly sealed by this certificate, but not a document this service knows.${warning}`,
       signedAt: result.signedAt ?? null,
       documentId: null,
+      activeContent,
     };
   }
+  const detail =
+    result.status === 'sealed'
+      ? 'Sealed by this service and unaltered since.'
+      : result.status === 'altered'
+        ? `Altered after sealing: ${result.detail}`
+        : result.detail;
   return {
     status: result.status,
-    detail:
-      result.status === 'sealed'
-        ? 'Sealed by this service and unaltered since.'
-        : result.status === 'altered'
-          ? `Altered after sealing: ${result.detail}`
-          : result.detail,
+    detail: `${detail}${warning}`,
     signedAt: result.signedAt ?? null,
     documentId: knownId ?? null,
+    activeContent,
   };
 }

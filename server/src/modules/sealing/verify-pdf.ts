@@ -1,6 +1,7 @@
 import { X509Certificate, createHash, verify as verifySignature } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { findActiveContent, type ActiveContentKind } from './active-content.js';
 import { findSignatureSlots, looksLikePdf, type SignatureSlot } from './find-signatures.js';
 
 export type VerifyStatus = 'sealed' | 'altered' | 'unknown';
@@ -20,6 +21,8 @@ export type VerifyResult = {
   coversWholeDocument: boolean;
   /** SHA-256 fingerprint of the examined signature's certificate. */
   signerFingerprint?: string;
+  /** What a viewer would run or open unasked; null when the file could not be examined. */
+  activeContent?: ActiveContentKind[] | null;
 };
 
 export type VerifyOptions = {
@@ -60,6 +63,16 @@ const SIGNATURE_HASHES: Record<string, string | null> = {
   '1.2.840.10045.4.3.3': 'sha384',
   '1.2.840.10045.4.3.4': 'sha512',
 };
+
+/** verifySealedPdf, and the active content the file reaches. */
+export async function verifyPdfFile(
+  bytes: Uint8Array,
+  options: VerifyOptions,
+): Promise<VerifyResult> {
+  const result = verifySealedPdf(bytes, options);
+  const activeContent = looksLikePdf(bytes) ? await findActiveContent(bytes) : null;
+  return { ...result, activeContent };
+}
 
 /** Says whether `bytes` is a PDF sealed by one of our certificates and unmodified since. */
 export function verifySealedPdf(bytes: Uint8Array, options: VerifyOptions): VerifyResult {

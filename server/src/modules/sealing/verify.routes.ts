@@ -5,6 +5,7 @@ import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
+import { ACTIVE_CONTENT_KINDS } from './seal-types.js';
 import { createVerifyWorker } from './verify-worker.js';
 
 const verifyResponse = z.object({
@@ -12,6 +13,12 @@ const verifyResponse = z.object({
   detail: z.string(),
   signedAt: z.string().nullable(),
   documentId: z.uuid().nullable(),
+  activeContent: z
+    .array(z.enum(ACTIVE_CONTENT_KINDS))
+    .nullable()
+    .describe(
+      'What a viewer would run or open unasked (JavaScript, launch and form submission actions, embedded files); null when the file could not be parsed.',
+    ),
 });
 
 /** POST /api/verify: is this PDF a document sealed by this service, untouched since? */
