@@ -66,18 +66,67 @@ export type QuickCreateInput = {
   name?: string;
   signingMessage?: string;
   signingOrderEnabled?: boolean;
+  /** Fields on the document's pages; `signee` is the 0-based position in `signees`. */
+  fields?: QuickCreateFieldInput[];
+  /** Turns `{{TYPE:N}}` tags in the PDF's text into fields. */
+  textTags?: boolean;
   /** Replays the first response when the same request is repeated within 24 h. */
   idempotencyKey?: string;
+};
+
+/** The kinds of field (docs/fields.md). */
+export type FieldType =
+  'signature' | 'initials' | 'date' | 'name' | 'email' | 'text' | 'checkbox' | 'dropdown';
+
+/** A field's place and settings, in PDF points from the top-left of the page as displayed. */
+export type FieldPlacement = {
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required?: boolean;
+  label?: string | null;
+  options?: string[] | null;
+  value?: string | boolean | null;
+};
+
+/** A field in quick-create: its signee by 0-based position. */
+export type QuickCreateFieldInput = FieldPlacement & { signee: number };
+
+/** A field in `PUT /api/documents/{id}/fields`: its signee by id. */
+export type FieldInput = FieldPlacement & { signeeId: string };
+
+/** A field as the API answers it. */
+export type Field = {
+  id: string;
+  signeeId: string;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  options: string[] | null;
+  value: string | boolean | null;
+  filledAt: string | null;
 };
 
 export type QuickCreateResult = {
   message: string;
   document: SignetDocument;
   signees: Signee[];
+  fields: Field[];
   contentType: string;
 };
 
 export type DocumentWithSignees = { document: SignetDocument; signees: Signee[] };
+
+/** GET /api/documents/{id}: the document, its signees and its fields. */
+export type DocumentDetail = DocumentWithSignees & { fields: Field[] };
 
 /** Per-recipient invitation result of send-for-signing: inspect it along with the status. */
 export type InvitationDelivery = {

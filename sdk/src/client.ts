@@ -3,8 +3,10 @@
 import type {
   DocumentPage,
   DocumentStatus,
-  DocumentWithSignees,
+  DocumentDetail,
   EventPage,
+  Field,
+  FieldInput,
   Membership,
   Problem,
   QuickCreateInput,
@@ -39,6 +41,8 @@ export const SIGNET_API_ENDPOINTS = {
   listEvents: ['GET', '/api/events'],
   quickCreate: ['POST', '/api/documents/quick-create'],
   getDocument: ['GET', '/api/documents/{documentId}'],
+  getFields: ['GET', '/api/documents/{documentId}/fields'],
+  putFields: ['PUT', '/api/documents/{documentId}/fields'],
   listDocuments: ['GET', '/api/documents'],
   sendForSigning: ['POST', '/api/documents/{documentId}/send-for-signing'],
 } as const satisfies Record<string, readonly [string, string]>;
@@ -202,6 +206,8 @@ export function createSignetClient(options: SignetClientOptions) {
         if (input.signingOrderEnabled !== undefined) {
           form.append('signingOrderEnabled', String(input.signingOrderEnabled));
         }
+        if (input.fields !== undefined) form.append('fields', JSON.stringify(input.fields));
+        if (input.textTags !== undefined) form.append('textTags', String(input.textTags));
         const file =
           input.file instanceof Blob
             ? input.file
@@ -214,8 +220,13 @@ export function createSignetClient(options: SignetClientOptions) {
           { form, idempotencyKey: input.idempotencyKey },
         );
       },
-      /** A document with its signees and a fresh download URL. */
-      get: (documentId: string) => call<DocumentWithSignees>('getDocument', { documentId }),
+      /** A document with its signees, its fields and a fresh download URL. */
+      get: (documentId: string) => call<DocumentDetail>('getDocument', { documentId }),
+      /** A document's fields. */
+      getFields: (documentId: string) => call<{ fields: Field[] }>('getFields', { documentId }),
+      /** Replaces a draft's fields. */
+      putFields: (documentId: string, fields: FieldInput[]) =>
+        call<{ fields: Field[] }>('putFields', { documentId }, {}, { json: { fields } }),
       /** A page of a tenant's documents, newest first. */
       list: (query: {
         tenantId: string;

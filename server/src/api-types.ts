@@ -8,6 +8,7 @@ import type { apiKeySchema, userSchema } from './modules/accounts/accounts.schem
 import type {
   auditEntrySchema,
   deliverySchema as invitationDeliverySchema,
+  documentDetailSchema,
   documentSchema,
   documentStatusSchema,
   documentWithSigneesSchema,
@@ -16,6 +17,7 @@ import type {
   sendResponse,
   signeeSchema,
 } from './modules/documents/documents.schemas.js';
+import type { fieldSchema } from './modules/fields/fields.schemas.js';
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
 import type {
@@ -74,8 +76,12 @@ export type DocumentStatus = Out<typeof documentStatusSchema>;
 export type SignetDocument = Out<typeof documentSchema>;
 /** A signee. */
 export type Signee = Out<typeof signeeSchema>;
-/** GET /api/documents/{id}. */
+/** A document with its signees, as most document routes answer. */
 export type DocumentWithSignees = Out<typeof documentWithSigneesSchema>;
+/** GET /api/documents/{id}: with its fields too. */
+export type DocumentDetail = Out<typeof documentDetailSchema>;
+/** A field on a document's page. */
+export type Field = Out<typeof fieldSchema>;
 /** One invitation's result in send-for-signing and remind. */
 export type InvitationDelivery = Out<typeof invitationDeliverySchema>;
 /** POST /api/documents/quick-create. */

@@ -41,6 +41,7 @@ import { webhookAttemptJob } from './modules/webhooks/webhook-attempt-job.js';
 import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
+import { registerFieldRoutes } from './modules/fields/fields.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
@@ -201,6 +202,7 @@ export async function buildApp(options: {
     registerVerifyRoutes(uploads, { ...deps, certificate });
   });
   registerFileRoutes(app, deps);
+  registerFieldRoutes(app, deps);
   registerSigningRoutes(app, deps);
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 

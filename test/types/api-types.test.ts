@@ -15,6 +15,8 @@ const checks: { [name: string]: true } = {
   SignetDocument: true as Same<Sdk.SignetDocument, Api.SignetDocument>,
   Signee: true as Same<Sdk.Signee, Api.Signee>,
   DocumentWithSignees: true as Same<Sdk.DocumentWithSignees, Api.DocumentWithSignees>,
+  DocumentDetail: true as Same<Sdk.DocumentDetail, Api.DocumentDetail>,
+  Field: true as Same<Sdk.Field, Api.Field>,
   InvitationDelivery: true as Same<Sdk.InvitationDelivery, Api.InvitationDelivery>,
   QuickCreateResult: true as Same<Sdk.QuickCreateResult, Api.QuickCreateResult>,
   SendForSigningResult: true as Same<Sdk.SendForSigningResult, Api.SendForSigningResult>,
@@ -27,6 +29,6 @@ const checks: { [name: string]: true } = {
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(13);
+    expect(Object.keys(checks)).toHaveLength(15);
   });
 });

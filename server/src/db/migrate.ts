@@ -7,6 +7,7 @@ import * as m0004jobsIndex from './migrations/0004-jobs-index.js';
 import * as m0005redactSentEmails from './migrations/0005-redact-sent-emails.js';
 import * as m0006tenantMailCounts from './migrations/0006-tenant-mail-counts.js';
 import * as m0007memberInvitations from './migrations/0007-member-invitations.js';
+import * as m0008fields from './migrations/0008-fields.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005-redact-sent-emails': m0005redactSentEmails,
   '0006-tenant-mail-counts': m0006tenantMailCounts,
   '0007-member-invitations': m0007memberInvitations,
+  '0008-fields': m0008fields,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

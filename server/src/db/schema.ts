@@ -125,6 +125,7 @@ export type Database = {
   jobs: JobsTable;
   documents: DocumentsTable;
   signees: SigneesTable;
+  fields: FieldsTable;
   events: EventsTable;
   audit_entries: AuditEntriesTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -160,6 +161,8 @@ export type DocumentsTable = {
   original_sha256: string;
   hash: string | null;
   sealed_file: string | null;
+  /** JSON [{width, height}]: each page as displayed; null until first read. */
+  page_sizes: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -182,8 +185,34 @@ export type SigneesTable = {
   decline_reason: string | null;
   signature_file: string | null;
   signature_typed: string | null;
+  initials_file: string | null;
+  initials_typed: string | null;
   created_at: string;
   updated_at: string;
+};
+
+export type FieldsTable = {
+  id: string;
+  document_id: string;
+  signee_id: string;
+  position: number;
+  /** One of FIELD_TYPES (modules/fields/field-types.ts). */
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: number;
+  label: string | null;
+  /** JSON string[] (dropdown). */
+  options: string | null;
+  /** JSON string | boolean. */
+  value: string | null;
+  /** JSON {x, y, width, height}: the text tag the field came from. */
+  tag_box: string | null;
+  filled_at: string | null;
+  created_at: string;
 };
 
 export type EventsTable = {

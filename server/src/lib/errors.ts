@@ -24,6 +24,7 @@ const problems = {
   unsupported_media_type: [415, 'Unsupported media type'],
   validation_failed: [422, 'Invalid fields'],
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
+  signature_field_missing: [422, 'A signee has no signature field'],
   rate_limited: [429, 'Too many requests'],
   reminder_cooldown: [429, 'Reminder cooldown in effect'],
   reminder_limit_reached: [429, 'Reminder limit reached'],

@@ -7,6 +7,7 @@ import { newId, nowIso } from '../../lib/ids.js';
 /** Steps of a document's life that the audit trail records. */
 export type AuditAction =
   | 'created'
+  | 'fields changed'
   | 'sent'
   | 'e-mailed'
   | 'e-mail failed'

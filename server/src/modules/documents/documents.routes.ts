@@ -8,6 +8,7 @@ import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import {
   auditEntrySchema,
+  documentDetailSchema,
   documentParams,
   documentWithSigneesSchema,
   fieldErrorsOf,
@@ -22,6 +23,8 @@ import type { DocumentRow, SigneeRow } from './documents.repo.js';
 import * as documents from './documents.service.js';
 import { remindSignees, sendForSigning, type SendingDeps } from './sending.service.js';
 import { quickCreateErrors, readQuickCreateParts, requirePdf } from './upload.js';
+import { placedFields, prepareFields } from '../fields/quick-create-fields.js';
+import { presentField } from '../fields/fields.service.js';
 
 // Room for the text parts around the file when judging Content-Length up front.
 const MULTIPART_SLACK_BYTES = 1024 * 1024;
@@ -59,7 +62,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         tags,
         consumes: ['multipart/form-data'],
         description:
-          'Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled. Creates a draft; sends no invitation.',
+          'Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md) and textTags (true: turn {{TYPE:N}} tags in the PDF text into fields). Creates a draft; sends no invitation.',
         response: { 201: quickCreateResponse, ...errorResponses(401, 403, 404, 413, 415, 422) },
       },
     },
@@ -72,9 +75,21 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
       const upload = parts.upload;
       try {
         const fields = quickCreatePartsSchema.safeParse(parts.fields);
-        const errors = quickCreateErrors(parts, fields.success ? [] : fieldErrorsOf(fields.error));
-        if (errors.length > 0 || !fields.success || !upload) throw validationError(errors);
+        const placed = fields.success
+          ? placedFields(parts.fields, fields.data.signees.length)
+          : null;
+        const errors = quickCreateErrors(parts, [
+          ...(fields.success ? [] : fieldErrorsOf(fields.error)),
+          ...(placed?.errors ?? []),
+        ]);
+        if (errors.length > 0 || !fields.success || !placed || !upload) {
+          throw validationError(errors);
+        }
         await requirePdf(deps.storage, upload, parts.ends);
+        const prepared = await prepareFields(deps.storage, upload, placed, {
+          signeeCount: fields.data.signees.length,
+          scanTags: placed.textTags,
+        });
         const fingerprint = requestFingerprint([
           request.url,
           parts.fields,
@@ -87,6 +102,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         }
         const created = await documents.createDocument(d, {
           ...fields.data,
+          ...prepared,
           userId,
           upload,
           origin: originOf(request),
@@ -94,6 +110,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         return reply.code(201).send({
           message: 'Document created as a draft; send it for signing to invite the signees.',
           ...withSignees(created),
+          fields: created.fields.map(presentField),
           contentType: 'application/pdf',
         });
       } catch (err) {
@@ -110,16 +127,16 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
       schema: {
         tags,
         params: documentParams,
-        response: { 200: documentWithSigneesSchema, ...errorResponses(401, 403, 404) },
+        response: { 200: documentDetailSchema, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) =>
-      withSignees(
-        await documents.getDocument(d, {
-          documentId: request.params.documentId,
-          userId: principalOf(request).userId,
-        }),
-      ),
+    async (request) => {
+      const found = await documents.getDocument(d, {
+        documentId: request.params.documentId,
+        userId: principalOf(request).userId,
+      });
+      return { ...withSignees(found), fields: found.fields.map(presentField) };
+    },
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findNulCharacter } from '../../lib/nul-characters.js';
 import type { FieldError } from '../../lib/errors.js';
+import { fieldSchema } from '../fields/fields.schemas.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -160,6 +161,7 @@ export const quickCreateResponse = z.object({
   message: z.string(),
   document: documentSchema,
   signees: z.array(signeeSchema),
+  fields: z.array(fieldSchema),
   contentType: z.string(),
 });
 
@@ -167,6 +169,11 @@ export const quickCreateResponse = z.object({
 export const documentWithSigneesSchema = z.object({
   document: documentSchema,
   signees: z.array(signeeSchema),
+});
+
+/** `GET /api/documents/{id}`: a document with its signees and fields. */
+export const documentDetailSchema = documentWithSigneesSchema.extend({
+  fields: z.array(fieldSchema),
 });
 
 /** What became of one signee's invitation. */

@@ -10,6 +10,10 @@ import { listAudit, recordAudit, type RequestOrigin } from './audit.repo.js';
 import { isDeletable, moveDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
+import type { PageSize } from '../fields/field-types.js';
+import { insertFields, listFields } from '../fields/fields.repo.js';
+import type { FieldDraft } from '../fields/fields.schemas.js';
+import { fieldRows } from '../fields/fields.service.js';
 
 /** What document services need. */
 export type DocumentDeps = {
@@ -88,6 +92,10 @@ export async function createDocument(
     signingOrderEnabled?: boolean;
     signingGroupsEnabled?: boolean;
     signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
+    /** Fields, each naming its signee by position in `signees`; already checked. */
+    fields?: Array<Omit<FieldDraft, 'signeeId'> & { signee: number }>;
+    /** The file's pages as displayed, when they were read. */
+    pageSizes?: PageSize[];
     origin: RequestOrigin;
   },
 ) {
@@ -119,6 +127,7 @@ export async function createDocument(
       original_sha256: input.upload.sha256,
       hash: null,
       sealed_file: null,
+      page_sizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
       created_at: now,
       updated_at: now,
     };
@@ -140,10 +149,17 @@ export async function createDocument(
       decline_reason: null,
       signature_file: null,
       signature_typed: null,
+      initials_file: null,
+      initials_typed: null,
       created_at: now,
       updated_at: now,
     }));
     await repo.insertDocument(trx, document, signees);
+    const fields = (input.fields ?? []).map(({ signee, ...f }) => ({
+      ...f,
+      signeeId: signees[signee].id,
+    }));
+    if (fields.length > 0) await insertFields(trx, fieldRows(document.id, fields, now));
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: input.tenantId,
@@ -153,7 +169,11 @@ export async function createDocument(
       details: { originalFile: document.original_file, sha256: document.original_sha256 },
       at: now,
     });
-    return { document, signees };
+    return {
+      document,
+      signees,
+      fields: fields.length > 0 ? await listFields(trx, document.id) : [],
+    };
   });
 }
 
@@ -170,7 +190,11 @@ export async function getDocument(
     action: 'document.read',
     notFound: 'No such document.',
   });
-  return { document, signees: await repo.listSignees(deps.db.kysely, document.id) };
+  const [signees, fields] = await Promise.all([
+    repo.listSignees(deps.db.kysely, document.id),
+    listFields(deps.db.kysely, document.id),
+  ]);
+  return { document, signees, fields };
 }
 
 /** A page of a tenant's documents, newest first, keyset-paginated. */

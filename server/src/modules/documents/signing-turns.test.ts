@@ -28,6 +28,8 @@ function signee(
     decline_reason: null,
     signature_file: null,
     signature_typed: null,
+    initials_file: null,
+    initials_typed: null,
     created_at: '2024-01-01T00:00:00.000Z',
     updated_at: '2024-01-01T00:00:00.000Z',
   };

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage } from '@libpdf/core';
 import { scanActiveContent, type ActiveContentKind } from './active-content.js';
-import { drawSandboxMark, readPageGeometry } from './sandbox-mark.js';
+import { readPageGeometry } from './page-geometry.js';
+import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { embedSealFonts } from './seal-fonts.js';
 import { addAuditPages, addSignaturePages, type PageSize } from './seal-pages.js';

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { FieldError } from '../../lib/errors.js';
+import { ALWAYS_REQUIRED, FIELD_TYPES, PREFILLABLE, type PageSize } from './field-types.js';
+
+/** At most this many fields on one document. */
+export const MAX_FIELDS = 500;
+/** The longest text a `text` field takes. */
+export const MAX_TEXT_VALUE = 1000;
+const MAX_OPTIONS = 100;
+/** A box may reach this far (points) past its page's edge: rounding in the sender's tools. */
+const EDGE_TOLERANCE = 0.5;
+
+const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
+const coordinate = z.number().min(0).max(100_000);
+const length = z.number().min(1, 'must be at least 1 point').max(100_000);
+const fieldValue = z.union([z.string().max(MAX_TEXT_VALUE), z.boolean()]);
+
+/** The Field resource (decisions §8). */
+export const fieldSchema = z.object({
+  id: z.uuid(),
+  signeeId: z.uuid(),
+  type: z.enum(FIELD_TYPES),
+  page: z.number().int(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  required: z.boolean(),
+  label: z.string().nullable(),
+  options: z.array(z.string()).nullable(),
+  value: z.union([z.string(), z.boolean()]).nullable(),
+  filledAt: timestamp.nullable(),
+});
+
+// What every field input has, whoever it belongs to.
+const fieldBody = {
+  type: z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(', ')}` }),
+  page: z.number().int().min(1, 'pages count from 1').max(100_000),
+  x: coordinate,
+  y: coordinate,
+  width: length,
+  height: length,
+  required: z.boolean().optional(),
+  label: z.string().trim().min(1).max(200).nullable().optional(),
+  options: z.array(z.string().trim().min(1).max(200)).min(1).max(MAX_OPTIONS).nullable().optional(),
+  value: fieldValue.nullable().optional(),
+};
+
+type FieldBody = z.output<z.ZodObject<typeof fieldBody>>;
+
+// The rules between a field's own properties: options only and always on dropdowns, a value
+// only where the sender may prefill one, and of the type's kind.
+function checkBody(field: FieldBody, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message, input: field });
+  if (field.type === 'dropdown' && !field.options?.length) {
+    issue('options', 'a dropdown needs at least one option');
+  }
+  if (field.type !== 'dropdown' && field.options != null) {
+    issue('options', 'only dropdown fields take options');
+  }
+  if (field.value == null) return;
+  if (!PREFILLABLE.has(field.type)) {
+    issue('value', `a ${field.type} field is filled when signing and takes no value`);
+  } else if (field.type === 'checkbox' && typeof field.value !== 'boolean') {
+    issue('value', 'a checkbox value is true or false');
+  } else if (field.type !== 'checkbox' && typeof field.value !== 'string') {
+    issue('value', `a ${field.type} value is a string`);
+  } else if (field.type === 'dropdown' && !field.options?.includes(field.value as string)) {
+    issue('value', 'must be one of the options');
+  }
+}
+
+/** One element of quick-create's `fields` part: the signee by 0-based position. */
+export const quickCreateFieldSchema = z
+  .object({ signee: z.number().int().min(0), ...fieldBody })
+  .strict()
+  .superRefine(checkBody);
+
+/** One element of `PUT /api/documents/{id}/fields`: the signee by id. */
+export const fieldInputSchema = z
+  .object({ signeeId: z.uuid(), ...fieldBody })
+  .strict()
+  .superRefine(checkBody);
+
+/** The body of `PUT /api/documents/{id}/fields`: the document's whole set of fields. */
+export const putFieldsBody = z.object({
+  fields: z.array(fieldInputSchema).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`),
+});
+
+/** The answer of the field routes. */
+export const fieldsResponse = z.object({ fields: z.array(fieldSchema) });
+
+/** A field input once its signee is known: what the store takes. */
+export type FieldDraft = FieldBody & { signeeId: string; tagBox?: Box | null };
+type Box = { x: number; y: number; width: number; height: number };
+
+/** `fields[3].page`: how errors point at a field (decisions §8). */
+export function fieldPath(index: number, key?: string): string {
+  return `fields[${index}]${key ? `.${key}` : ''}`;
+}
+
+/** Zod issues of a `fields` array, with paths in the `fields[3].page` form. */
+export function fieldIssues(error: z.ZodError, prefix: PropertyKey[] = []): FieldError[] {
+  return error.issues.map((issue) => {
+    const path = [...prefix, ...issue.path];
+    const [index, ...rest] = path;
+    return {
+      path:
+        typeof index === 'number'
+          ? fieldPath(index, rest.map(String).join('.') || undefined)
+          : ['fields', ...path].map(String).join('.'),
+      message: issue.message,
+    };
+  });
+}
+
+/**
+ * The checks that need the document's pages: each field on a page the PDF has, its box
+ * inside that page as displayed.
+ */
+export function placementErrors(
+  fields: Array<Box & { page: number }>,
+  pages: PageSize[],
+): FieldError[] {
+  const errors: FieldError[] = [];
+  fields.forEach((field, i) => {
+    const page = pages[field.page - 1];
+    if (!page) {
+      const count = pages.length === 1 ? '1 page' : `${pages.length} pages`;
+      errors.push({
+        path: fieldPath(i, 'page'),
+        message: `page ${field.page} does not exist (the document has ${count})`,
+      });
+      return;
+    }
+    const size = `${round(page.width)} × ${round(page.height)} points`;
+    if (field.x + field.width > page.width + EDGE_TOLERANCE) {
+      errors.push({
+        path: fieldPath(i, 'width'),
+        message: `the box reaches x = ${round(field.x + field.width)}, outside page ${field.page} (${size})`,
+      });
+    }
+    if (field.y + field.height > page.height + EDGE_TOLERANCE) {
+      errors.push({
+        path: fieldPath(i, 'height'),
+        message: `the box reaches y = ${round(field.y + field.height)}, outside page ${field.page} (${size})`,
+      });
+    }
+  });
+  return errors;
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Whether a field of this type is required, whatever the input said. */
+export function isRequired(field: { type: FieldBody['type']; required?: boolean }): boolean {
+  return ALWAYS_REQUIRED.has(field.type) || field.required === true;
+}

@@ -1,0 +1,221 @@
+import type { Db, DbOrTrx } from '../../db/handle.js';
+import { AppError, validationError, type FieldError } from '../../lib/errors.js';
+import { newId, nowIso } from '../../lib/ids.js';
+import { recordAudit, type RequestOrigin } from '../documents/audit.repo.js';
+import * as documentsRepo from '../documents/documents.repo.js';
+import { readAll, type Storage } from '../storage/storage.js';
+import { requireMembership } from '../tenants/tenants.service.js';
+import type { FieldType, PageSize } from './field-types.js';
+import * as repo from './fields.repo.js';
+import { z } from 'zod';
+import {
+  MAX_FIELDS,
+  fieldIssues,
+  fieldPath,
+  isRequired,
+  placementErrors,
+  quickCreateFieldSchema,
+  type FieldDraft,
+} from './fields.schemas.js';
+import { readPageSizes } from './page-sizes.js';
+
+/** What the field services need. */
+export type FieldDeps = { db: Db; storage: Storage };
+
+/** The API form of a field. */
+export function presentField(f: repo.FieldRow) {
+  return {
+    id: f.id,
+    signeeId: f.signee_id,
+    type: f.type as FieldType,
+    page: f.page,
+    x: f.x,
+    y: f.y,
+    width: f.width,
+    height: f.height,
+    required: f.required === 1,
+    label: f.label,
+    options: f.options === null ? null : (JSON.parse(f.options) as string[]),
+    value: f.value === null ? null : (JSON.parse(f.value) as string | boolean),
+    filledAt: f.filled_at,
+  };
+}
+
+/** The stored rows of checked field drafts, in their order. */
+export function fieldRows(documentId: string, drafts: FieldDraft[], now: string): repo.FieldRow[] {
+  return drafts.map((f, position) => ({
+    id: newId(),
+    document_id: documentId,
+    signee_id: f.signeeId,
+    position,
+    type: f.type,
+    page: f.page,
+    x: f.x,
+    y: f.y,
+    width: f.width,
+    height: f.height,
+    required: isRequired(f) ? 1 : 0,
+    label: f.label ?? null,
+    options: f.options ? JSON.stringify(f.options) : null,
+    value: f.value == null ? null : JSON.stringify(f.value),
+    tag_box: f.tagBox ? JSON.stringify(f.tagBox) : null,
+    filled_at: null,
+    created_at: now,
+  }));
+}
+
+const quickCreateFieldsPart = z
+  .array(quickCreateFieldSchema)
+  .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`);
+
+/** The decoded `fields` part of quick-create, signees still by position; errors as 422 paths. */
+export function parseFieldsPart(
+  raw: string,
+  signeeCount: number,
+): { fields: Array<z.output<typeof quickCreateFieldSchema>>; errors: FieldError[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { fields: [], errors: [{ path: 'fields', message: 'must be a JSON array of fields' }] };
+  }
+  const parsed = quickCreateFieldsPart.safeParse(json);
+  if (!parsed.success) {
+    const errors = fieldIssues(parsed.error);
+    return {
+      fields: [],
+      errors: errors.map((e) => (e.path === 'fields.' ? { ...e, path: 'fields' } : e)),
+    };
+  }
+  const errors: FieldError[] = [];
+  parsed.data.forEach((field, i) => {
+    if (field.signee >= signeeCount) {
+      errors.push({
+        path: fieldPath(i, 'signee'),
+        message: `signee ${field.signee} does not exist (signees are counted from 0; there are ${signeeCount})`,
+      });
+    }
+  });
+  return { fields: parsed.data, errors };
+}
+
+/** The pages of a document as displayed: stored once read, else read from its file. */
+export async function documentPageSizes(
+  deps: FieldDeps,
+  document: documentsRepo.DocumentRow,
+): Promise<PageSize[]> {
+  if (document.page_sizes) return JSON.parse(document.page_sizes) as PageSize[];
+  const pages = await readPageSizes(await readAll(deps.storage, document.file));
+  await repo.savePageSizes(deps.db.kysely, document.id, pages);
+  return pages;
+}
+
+/** A document's fields, for a caller who may read it. */
+export async function getFields(deps: FieldDeps, input: { documentId: string; userId: string }) {
+  const document = await readableDocument(deps.db.kysely, input);
+  return repo.listFields(deps.db.kysely, document.id);
+}
+
+/**
+ * Replaces a draft's fields with `fields` (422 pointing at a bad one, 409 once sent). Every
+ * check runs before anything is written: a refused request changes nothing.
+ */
+export async function putFields(
+  deps: FieldDeps,
+  input: {
+    documentId: string;
+    userId: string;
+    fields: Array<Omit<FieldDraft, 'tagBox'>>;
+    origin: RequestOrigin;
+  },
+) {
+  const document = await readableDocument(deps.db.kysely, input);
+  requireDraft(document.status);
+  const pages = await documentPageSizes(deps, document);
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, {
+      tenantId: document.tenant_id,
+      userId: input.userId,
+      action: 'document.manage',
+    });
+    const current = await documentsRepo.lockDocument(trx, deps.db.engine, document.id);
+    if (!current) throw new AppError('not_found', 'No such document.');
+    requireDraft(current.status);
+    const signeeIds = new Set((await documentsRepo.listSignees(trx, document.id)).map((s) => s.id));
+    const errors: FieldError[] = [];
+    input.fields.forEach((field, i) => {
+      if (!signeeIds.has(field.signeeId)) {
+        errors.push({
+          path: fieldPath(i, 'signeeId'),
+          message: 'is not a signee of this document',
+        });
+      }
+    });
+    errors.push(...placementErrors(input.fields, pages));
+    if (errors.length > 0) throw validationError(errors);
+    const now = nowIso();
+    await repo.deleteFields(trx, document.id);
+    await repo.insertFields(trx, fieldRows(document.id, input.fields, now));
+    await recordAudit(trx, {
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      action: 'fields changed',
+      actor: `user:${input.userId}`,
+      origin: input.origin,
+      details: { fields: input.fields.length },
+      at: now,
+    });
+    return repo.listFields(trx, document.id);
+  });
+}
+
+/**
+ * Refuses to send a document with fields while a signee has no signature field to sign in
+ * (422 `signature_field_missing` naming them). A document without fields signs on an
+ * appended page and needs none.
+ */
+export async function requireSignatureFields(
+  db: DbOrTrx,
+  documentId: string,
+  signees: Array<{ id: string; name: string; email: string }>,
+) {
+  const fields = await repo.listFields(db, documentId);
+  if (fields.length === 0) return;
+  const withSignature = new Set(
+    fields.filter((f) => f.type === 'signature').map((f) => f.signee_id),
+  );
+  const missing = signees.filter((s) => !withSignature.has(s.id));
+  if (missing.length === 0) return;
+  const names = missing.map((s) => `${s.name} <${s.email}>`).join(', ');
+  throw new AppError(
+    'signature_field_missing',
+    `Every signee needs a signature field; ${names} ${missing.length === 1 ? 'has' : 'have'} none.`,
+    {
+      errors: missing.map((s) => ({
+        path: `signees.${signees.indexOf(s)}`,
+        message: `${s.name} <${s.email}> has no signature field`,
+      })),
+    },
+  );
+}
+
+function requireDraft(status: documentsRepo.DocumentRow['status']) {
+  if (status !== 'draft') {
+    throw new AppError(
+      'invalid_status',
+      'Fields can be changed only while the document is a draft.',
+    );
+  }
+}
+
+async function readableDocument(db: DbOrTrx, input: { documentId: string; userId: string }) {
+  const document = await documentsRepo.findDocument(db, input.documentId);
+  if (!document) throw new AppError('not_found', 'No such document.');
+  await requireMembership(db, {
+    tenantId: document.tenant_id,
+    userId: input.userId,
+    action: 'document.read',
+    notFound: 'No such document.',
+  });
+  return document;
+}
