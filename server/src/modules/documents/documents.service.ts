@@ -263,7 +263,7 @@ export async function deleteDocument(
       );
     }
     const signatureFiles = (await repo.listSignees(trx, document.id))
-      .map((s) => s.signature_file)
+      .flatMap((s) => [s.signature_file, s.initials_file])
       .filter((f): f is string => f !== null);
     await repo.deleteDocument(trx, document.id);
     return [current.file, current.sealed_file, ...signatureFiles].filter(

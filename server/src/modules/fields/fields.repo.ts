@@ -33,11 +33,14 @@ export async function deleteFields(db: DbOrTrx, documentId: string) {
 /** Writes a field's value. */
 export async function fillField(
   db: DbOrTrx,
-  input: { fieldId: string; value: string | boolean; at: string },
+  input: { fieldId: string; value: string | boolean | null; at: string },
 ) {
   await db
     .updateTable('fields')
-    .set({ value: JSON.stringify(input.value), filled_at: input.at })
+    .set({
+      value: input.value === null ? null : JSON.stringify(input.value),
+      filled_at: input.value === null ? null : input.at,
+    })
     .where('id', '=', input.fieldId)
     .execute();
 }

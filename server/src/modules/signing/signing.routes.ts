@@ -15,6 +15,7 @@ import {
 } from './signing.schemas.js';
 import { checkSignaturePng } from './signature-image.js';
 import * as signing from './signing.service.js';
+import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
   signee: { id: string; name: string; email: string; status: 'pending' | 'signed' | 'declined' };
@@ -34,6 +35,22 @@ function present(r: {
       signingMessage: r.document.signing_message,
     },
   };
+}
+
+// A typed mark as given, a drawn one decoded and its PNG header checked (422 naming it).
+function adoptedMark(
+  mark: { type: 'typed'; text: string } | { type: 'drawn'; image: string },
+  name: 'signature' | 'initials',
+): signing.SignatureInput {
+  if (mark.type === 'typed') return { type: 'typed', text: mark.text };
+  const image = Buffer.from(mark.image.slice(mark.image.indexOf(',') + 1), 'base64');
+  const problem = checkSignaturePng(image);
+  if (problem) {
+    throw new AppError('validation_failed', `The drawn ${name} ${problem}.`, {
+      errors: [{ path: `body.${name}.image`, message: problem }],
+    });
+  }
+  return { type: 'drawn', image };
 }
 
 /** The JSON behind the signing page; the link's token is the credential. */
@@ -93,6 +110,12 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
         canSign: view.canSign,
         reason: view.reason,
         fileUrl: `/api/signing/${request.params.token}/file`,
+        fields: view.fields.map(presentField),
+        filledFields: view.filledFields.map((f) => ({
+          ...presentField(f.field),
+          signeeName: f.signeeName,
+        })),
+        pages: view.pages,
       };
     },
   );
@@ -125,24 +148,13 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
       },
     },
     async (request) => {
-      const s = request.body.signature;
-      let signature: signing.SignatureInput;
-      if (s.type === 'drawn') {
-        const image = Buffer.from(s.image.slice(s.image.indexOf(',') + 1), 'base64');
-        const problem = checkSignaturePng(image);
-        if (problem) {
-          throw new AppError('validation_failed', `The drawn signature ${problem}.`, {
-            errors: [{ path: 'body.signature.image', message: problem }],
-          });
-        }
-        signature = { type: 'drawn', image };
-      } else {
-        signature = { type: 'typed', text: s.text };
-      }
+      const { initials } = request.body;
       return present(
         await signing.signDocument(d, {
           token: request.params.token,
-          signature,
+          signature: adoptedMark(request.body.signature, 'signature'),
+          initials: initials && adoptedMark(initials, 'initials'),
+          fields: request.body.fields,
           origin: originOf(request),
         }),
       );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldSchema, MAX_FIELDS, MAX_TEXT_VALUE } from '../fields/fields.schemas.js';
 
 /** Path parameters of the signing routes: the link's token, which is the credential. */
 export const tokenParams = z.object({ token: z.string().min(10).max(200) });
@@ -19,22 +20,37 @@ export const documentView = z.object({
   signingMessage: z.string().nullable(),
 });
 
+const adoptedMark = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('typed'), text: z.string().trim().min(1).max(200) }),
+  z.object({
+    type: z.literal('drawn'),
+    image: z
+      .string()
+      .max(2_000_000)
+      .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'must be a PNG data URL'),
+  }),
+]);
+
 /**
- * Body of a signature: consent and a typed name or a drawn PNG. The PNG's own bytes are checked
- * after decoding, by the route.
+ * Body of a signature: consent, a typed name or a drawn PNG, optional initials of the same
+ * shape (derived from the name when absent), and the values of the signee's own fields. The
+ * PNGs' own bytes are checked after decoding, by the route.
  */
 export const signBody = z.object({
   consent: z.literal(true, 'you must agree to sign electronically'),
-  signature: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('typed'), text: z.string().trim().min(1).max(200) }),
-    z.object({
-      type: z.literal('drawn'),
-      image: z
-        .string()
-        .max(2_000_000)
-        .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'must be a PNG data URL'),
-    }),
-  ]),
+  signature: adoptedMark,
+  initials: adoptedMark.optional(),
+  fields: z
+    .array(
+      z
+        .object({
+          id: z.uuid(),
+          value: z.union([z.string().max(MAX_TEXT_VALUE), z.boolean()]),
+        })
+        .strict(),
+    )
+    .max(MAX_FIELDS)
+    .optional(),
 });
 
 /** Body of a refusal to sign. */
@@ -47,6 +63,12 @@ export const signingViewResponse = z.object({
   canSign: z.boolean(),
   reason: z.enum(['not_your_turn', 'signed', 'declined', 'group_signed']).nullable(),
   fileUrl: z.string(),
+  /** This signee's fields, to fill on the pages. */
+  fields: z.array(fieldSchema),
+  /** Other signees' fields that already hold a value, shown in place. */
+  filledFields: z.array(fieldSchema.extend({ signeeName: z.string() })),
+  /** Each page as displayed, in points: where the fields' places are measured. */
+  pages: z.array(z.object({ width: z.number(), height: z.number() })),
 });
 
 /** The answer of sign and decline: the signee and the document after the step. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/handle.js';
-import { AppError } from '../../lib/errors.js';
+import { AppError, validationError } from '../../lib/errors.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
@@ -12,6 +12,15 @@ import { inviteSignees } from '../documents/sending.service.js';
 import { blockedReason, currentWave } from '../documents/signing-turns.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
+import {
+  checkFieldValues,
+  initialsOf,
+  signedFieldValues,
+  type AdoptedMark,
+  type SubmittedValue,
+} from '../fields/field-filling.js';
+import { fillField, listFields } from '../fields/fields.repo.js';
+import { documentPageSizes } from '../fields/fields.service.js';
 
 /** What the signing flow needs. */
 export type SigningDeps = {
@@ -23,6 +32,23 @@ export type SigningDeps = {
 
 /** The signature a signee gives: typed name or a drawn PNG. */
 export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: Buffer };
+
+// Stores a drawn mark before the transaction; content-addressed so a retry writes the same key.
+async function storeDrawn(
+  deps: SigningDeps,
+  mark: SignatureInput | undefined,
+  name: (digest: string) => string,
+  documentId: string,
+): Promise<string | null> {
+  if (mark?.type !== 'drawn') return null;
+  const digest = createHash('sha256').update(mark.image).digest('hex').slice(0, 16);
+  const key = documentFileKey(documentId, name(digest));
+  await deps.storage.put(key, mark.image, 'image/png');
+  return key;
+}
+
+const adopted = (mark: SignatureInput): AdoptedMark =>
+  mark.type === 'typed' ? { type: 'typed', text: mark.text } : { type: 'drawn' };
 
 // Resolves a link to its signee and document; finished documents answer 410.
 async function resolveLink(db: DbOrTrx, token: string) {
@@ -75,12 +101,20 @@ export async function viewSigning(deps: SigningDeps, token: string, origin: Requ
   }
   const sender = await findUserById(deps.db.kysely, document.user_id);
   const reason = blockedReason(document, signees, signee);
+  const fields = await listFields(deps.db.kysely, document.id);
+  const names = new Map(signees.map((s) => [s.id, s.name]));
   return {
     signee,
     document,
     senderName: sender?.name ?? 'Signet',
     canSign: reason === null,
     reason,
+    fields: fields.filter((f) => f.signee_id === signee.id),
+    filledFields: fields
+      .filter((f) => f.signee_id !== signee.id && f.value !== null)
+      .map((f) => ({ field: f, signeeName: names.get(f.signee_id) ?? '' })),
+    // A file whose pages cannot be read still signs (on an appended page): no sizes then.
+    pages: await documentPageSizes(deps, document).catch(() => []),
   };
 }
 
@@ -97,19 +131,45 @@ export async function signingFile(deps: SigningDeps, token: string) {
  */
 export async function signDocument(
   deps: SigningDeps,
-  input: { token: string; signature: SignatureInput; origin: RequestOrigin },
+  input: {
+    token: string;
+    signature: SignatureInput;
+    /** Initials for initials fields; derived from the typed signature or the name when absent. */
+    initials?: SignatureInput;
+    fields?: SubmittedValue[];
+    origin: RequestOrigin;
+  },
 ) {
   const { signee, document } = await resolveLink(deps.db.kysely, input.token);
   // Checked before anything is stored, so a link that cannot sign writes nothing; checked again
   // in the transaction below, which decides.
   assertTurn(document, await repo.listSignees(deps.db.kysely, document.id), signee, 'sign');
-  let signatureFile: string | null = null;
-  if (input.signature.type === 'drawn') {
-    // Stored before the transaction; content-addressed so a retry writes the same key.
-    const digest = createHash('sha256').update(input.signature.image).digest('hex').slice(0, 16);
-    signatureFile = documentFileKey(document.id, `signature-${signee.id}-${digest}.png`);
-    await deps.storage.put(signatureFile, input.signature.image, 'image/png');
+  const own = (await listFields(deps.db.kysely, document.id)).filter(
+    (f) => f.signee_id === signee.id,
+  );
+  const checked = checkFieldValues(own, input.fields ?? []);
+  if (checked.errors.length > 0) {
+    throw validationError(checked.errors, 'Some of your fields are not filled as they must be.');
   }
+  const initials: SignatureInput = input.initials ?? {
+    type: 'typed',
+    text: initialsOf(input.signature.type === 'typed' ? input.signature.text : signee.name),
+  };
+  const usesInitials = own.some((f) => f.type === 'initials');
+  const signatureFile = await storeDrawn(
+    deps,
+    input.signature,
+    (digest) => `signature-${signee.id}-${digest}.png`,
+    document.id,
+  );
+  const initialsFile = usesInitials
+    ? await storeDrawn(
+        deps,
+        initials,
+        (digest) => `initials-${signee.id}-${digest}.png`,
+        document.id,
+      )
+    : null;
   const now = nowIso();
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const { signee: current, document: doc } = await resolveLink(trx, input.token);
@@ -124,6 +184,8 @@ export async function signDocument(
         signed_at: now,
         signature_file: signatureFile,
         signature_typed: input.signature.type === 'typed' ? input.signature.text : null,
+        initials_file: initialsFile,
+        initials_typed: usesInitials && initials.type === 'typed' ? initials.text : null,
       },
       by: {
         actor: `signee:${current.id}`,
@@ -132,6 +194,14 @@ export async function signDocument(
       },
     });
     if (!signed) throw new AppError('invalid_status', 'This signee has already signed.');
+    const filled = signedFieldValues(own, {
+      values: checked.values,
+      signee: current,
+      signature: adopted(input.signature),
+      initials: adopted(initials),
+      at: now,
+    });
+    for (const { fieldId, value } of filled) await fillField(trx, { fieldId, value, at: now });
     const after = signees.map((s) =>
       s.id === current.id ? { ...s, status: 'signed' as const, signed_at: now } : s,
     );

@@ -1,0 +1,113 @@
+import type { FieldError } from '../../lib/errors.js';
+import type { FieldRow } from './fields.repo.js';
+
+/** What a signee filled in: a field's id and its value. */
+export type SubmittedValue = { id: string; value: string | boolean };
+
+/** How a signee adopted their signature or initials. */
+export type AdoptedMark = { type: 'typed'; text: string } | { type: 'drawn' };
+
+// Types whose value the signee gives; the others come from the adopted marks or the service.
+const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
+
+const describe = (f: FieldRow) => `${f.label ? `"${f.label}" ` : ''}(${f.type}, page ${f.page})`;
+const stored = (f: FieldRow) =>
+  f.value === null ? null : (JSON.parse(f.value) as string | boolean);
+
+/**
+ * Checks what a signee submitted against their own fields, as the server must (the page is
+ * not trusted): each id one of theirs and of a type they fill, each value of its type (a
+ * dropdown's among its options), and every required field filled, a prefilled value counting.
+ * Answers the value each of their fields ends with.
+ */
+export function checkFieldValues(
+  own: FieldRow[],
+  submitted: SubmittedValue[],
+): { values: Map<string, string | boolean>; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const byId = new Map(own.map((f) => [f.id, f]));
+  const values = new Map<string, string | boolean>();
+  submitted.forEach(({ id, value }, i) => {
+    const field = byId.get(id);
+    const at = (message: string) => errors.push({ path: `fields[${i}]`, message });
+    if (!field) return at('is not one of your fields');
+    if (values.has(id)) return at('repeats a field');
+    if (!SIGNEE_FILLED.has(field.type)) {
+      return at(`a ${field.type} field is filled from your signature, not by a value`);
+    }
+    if (field.type === 'checkbox') {
+      if (typeof value !== 'boolean') return at('a checkbox value is true or false');
+      values.set(id, value);
+      return;
+    }
+    if (typeof value !== 'string') return at(`a ${field.type} value is a string`);
+    const text = value.trim();
+    if (field.type === 'dropdown' && text !== '') {
+      const options = JSON.parse(field.options ?? '[]') as string[];
+      if (!options.includes(text)) return at(`must be one of: ${options.join(', ')}`);
+    }
+    values.set(id, text);
+  });
+  for (const field of own) {
+    if (!SIGNEE_FILLED.has(field.type)) continue;
+    const value = values.has(field.id) ? values.get(field.id)! : stored(field);
+    const empty = value === null || value === '' || value === false;
+    if (field.required === 1 && empty) {
+      errors.push({
+        path: 'fields',
+        message: `${describe(field)} is required${field.type === 'checkbox' ? ' to be ticked' : ''}`,
+      });
+    }
+    if (!values.has(field.id) && value !== null) values.set(field.id, value);
+  }
+  return { values, errors };
+}
+
+/**
+ * The value each of a signee's fields is stored with once they signed: their marks for
+ * signature and initials (the typed text, or `drawn`), the signing date (YYYY-MM-DD, UTC) for
+ * a date, their name and e-mail, and what they filled in for the rest (null when left empty).
+ */
+export function signedFieldValues(
+  own: FieldRow[],
+  input: {
+    values: Map<string, string | boolean>;
+    signee: { name: string; email: string };
+    signature: AdoptedMark;
+    initials: AdoptedMark;
+    at: string;
+  },
+): Array<{ fieldId: string; value: string | boolean | null }> {
+  const mark = (m: AdoptedMark) => (m.type === 'typed' ? m.text : 'drawn');
+  return own.map((field) => {
+    const value = (() => {
+      switch (field.type) {
+        case 'signature':
+          return mark(input.signature);
+        case 'initials':
+          return mark(input.initials);
+        case 'date':
+          return input.at.slice(0, 10);
+        case 'name':
+          return input.signee.name;
+        case 'email':
+          return input.signee.email;
+        default: {
+          const value = input.values.get(field.id);
+          return value === undefined || value === '' ? null : value;
+        }
+      }
+    })();
+    return { fieldId: field.id, value };
+  });
+}
+
+/** Initials from a name: the first letter of each word, at most four ("Zoë Ünal" → "ZÜ"). */
+export function initialsOf(name: string): string {
+  const letters = name
+    .split(/[\s-]+/u)
+    .map((word) => [...word.normalize('NFC')].find((c) => /\p{L}/u.test(c)) ?? '')
+    .filter(Boolean)
+    .map((c) => c.toLocaleUpperCase());
+  return letters.slice(0, 4).join('') || [...name.trim()].slice(0, 2).join('');
+}
