@@ -49,6 +49,16 @@ export type PageCanvas = {
     lineWidth: number,
   ) => void;
   image: (image: PDFImage, x: number, y: number, width: number, height: number) => void;
+  /** A filled rectangle. */
+  fill: (x: number, y: number, width: number, height: number, color: Rgb) => void;
+  /**
+   * Draws what `draw` draws in another coordinate system: the matrix `[a b c d e f]` maps its
+   * points to the page's (a rotated page's displayed space, for instance).
+   */
+  within: (
+    matrix: readonly [number, number, number, number, number, number],
+    draw: () => void,
+  ) => void;
   /** Appends everything drawn so far to the page; the canvas can keep drawing after. */
   flush: () => void;
 };
@@ -125,6 +135,20 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
         ops.paintXObject(`/${name}`),
         ops.popGraphicsState(),
       );
+    },
+    fill(x, y, width, height, color) {
+      operators.push(
+        ops.pushGraphicsState(),
+        ops.setNonStrokingRGB(...color),
+        ops.rectangle(x, y, width, height),
+        ops.fill(),
+        ops.popGraphicsState(),
+      );
+    },
+    within(matrix, draw) {
+      operators.push(ops.pushGraphicsState(), ops.concatMatrix(...matrix));
+      draw();
+      operators.push(ops.popGraphicsState());
     },
     flush() {
       if (operators.length === 0) return;

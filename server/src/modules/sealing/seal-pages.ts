@@ -2,7 +2,7 @@ import type { PDF, PDFPage } from '@libpdf/core';
 import { createPageCanvas, type PageCanvas, type Rgb } from './page-canvas.js';
 import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './seal-fonts.js';
 import { describeActiveContent, type ActiveContentKind } from './active-content.js';
-import type { SealAuditEntry, SealSignature } from './seal-types.js';
+import type { SealAuditEntry, SealField, SealSignature } from './seal-types.js';
 
 export type PageSize = { width: number; height: number };
 
@@ -25,6 +25,7 @@ const RULE: Rgb = [0.75, 0.75, 0.75];
 const INK: Rgb = [0.05, 0.12, 0.4];
 const SIGNATURE_BLOCK = 118;
 const AUDIT_ROW = 27;
+const FIELD_ROW = 14;
 
 /** Appends the signature page(s): each signature's image or typed name, name, e-mail and time. */
 export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]): void {
@@ -86,6 +87,7 @@ export function addAuditPages(
     removedActiveContent: ActiveContentKind[];
   },
   entries: SealAuditEntry[],
+  fields: SealField[] = [],
 ): void {
   const { fonts, size } = ctx;
   const contentWidth = size.width - 2 * MARGIN;
@@ -135,16 +137,73 @@ export function addAuditPages(
     write(page.canvas, fonts.regular, agent, MARGIN, y - 20, 6.5, MUTED, contentWidth);
     y -= AUDIT_ROW;
   }
+  if (fields.length > 0) {
+    // Every field, who filled it and when: the values drawn on the pages, in writing.
+    const fieldColumns = tableColumns(contentWidth, [
+      ['Field', 0.24],
+      ['Value', 0.3],
+      ['Filled by', 0.3],
+      ['Time (UTC)', 0.16],
+    ]);
+    const fieldHeader = (canvas: PageCanvas, top: number): number => {
+      write(canvas, fonts.bold, 'Fields', MARGIN, top - 12, 10, TEXT);
+      for (const column of fieldColumns) {
+        write(canvas, fonts.bold, column.title, column.x, top - 26, 8, MUTED, column.width);
+      }
+      canvas.line(MARGIN, top - 31, size.width - MARGIN, top - 31, RULE, 0.75);
+      return top - 34;
+    };
+    if (y - 34 - FIELD_ROW < FOOTER_Y + 16) {
+      page.canvas.flush();
+      page = startPage(ctx, 'Audit certificate (continued)');
+      y = page.y;
+    }
+    y = fieldHeader(page.canvas, y - 8);
+    for (const field of fields) {
+      if (y - FIELD_ROW < FOOTER_Y + 16) {
+        page.canvas.flush();
+        page = startPage(ctx, 'Audit certificate (continued)');
+        y = fieldHeader(page.canvas, page.y);
+      }
+      const name = `${field.label ?? field.type[0].toUpperCase() + field.type.slice(1)}, p. ${field.page}`;
+      const values = [
+        name,
+        describeValue(field),
+        `${field.signeeName} <${field.signeeEmail}>`,
+        field.filledAt ? formatUtc(field.filledAt).replace(' UTC', '') : '-',
+      ];
+      fieldColumns.forEach((column, i) => {
+        write(page.canvas, fonts.regular, values[i], column.x, y - 10, 7.5, TEXT, column.width - 6);
+      });
+      y -= FIELD_ROW;
+    }
+  }
   page.canvas.flush();
 }
 
+// How a field's value reads on the certificate.
+function describeValue(field: SealField): string {
+  if (field.value === null) return '(empty)';
+  if (field.type === 'checkbox') return field.value ? 'Ticked' : 'Not ticked';
+  if (field.type === 'signature' || field.type === 'initials') {
+    return field.mark?.image ? `Drawn ${field.type}` : `Typed: ${String(field.value)}`;
+  }
+  return String(field.value);
+}
+
 function auditColumns(width: number): Array<{ title: string; x: number; width: number }> {
-  const shares: Array<[string, number]> = [
+  return tableColumns(width, [
     ['Time (UTC)', 0.24],
     ['Action', 0.16],
     ['Actor', 0.4],
     ['IP address', 0.2],
-  ];
+  ]);
+}
+
+function tableColumns(
+  width: number,
+  shares: Array<[string, number]>,
+): Array<{ title: string; x: number; width: number }> {
   let x = MARGIN;
   return shares.map(([title, share]) => {
     const column = { title, x, width: width * share };

@@ -4,7 +4,8 @@ import { scanActiveContent, type ActiveContentKind } from './active-content.js';
 import { readPageGeometry } from './page-geometry.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { embedSealFonts } from './seal-fonts.js';
+import { drawFieldValues } from './seal-fields.js';
+import { embedSealFonts, type SealFonts } from './seal-fonts.js';
 import { addAuditPages, addSignaturePages, type PageSize } from './seal-pages.js';
 import type { SealPdfInput } from './seal-types.js';
 
@@ -63,9 +64,15 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Uint8A
   // What a viewer would run or open unasked was never shown on the signing page: the sealed
   // copy holds what the signees saw, and its audit certificate names what was removed.
   const removed = scanActiveContent(pdf, { strip: true });
+  const fonts = embedSealFonts(pdf);
+  if (input.fields?.length) drawFieldValues(pdf, fonts, input.fields);
   if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page);
   const size = appendixPageSize(pdf, originalPages[0]);
-  return appendAndSign(pdf, input, sealedAt, size, null, removed);
+  return appendAndSign(pdf, fonts, input, sealedAt, size, {
+    note: null,
+    removedActiveContent: removed,
+    fieldsDrawn: Boolean(input.fields?.length),
+  });
 }
 
 // The fallback: a new PDF of the signature and audit pages, the original as an embedded file.
@@ -82,20 +89,31 @@ async function sealAttached(
         cause instanceof Error ? cause.message : String(cause)
       }`.slice(0, 500),
   });
-  return appendAndSign(pdf, input, sealedAt, A4, 'the original is attached unchanged', []);
+  return appendAndSign(pdf, embedSealFonts(pdf), input, sealedAt, A4, {
+    note: 'the original is attached unchanged',
+    removedActiveContent: [],
+    fieldsDrawn: false,
+  });
 }
 
 async function appendAndSign(
   pdf: PDF,
+  fonts: SealFonts,
   input: SealPdfInput,
   sealedAt: Date,
   size: PageSize,
-  note: string | null,
-  removedActiveContent: ActiveContentKind[],
+  how: {
+    /** Added to the signature's reason. */
+    note: string | null;
+    removedActiveContent: ActiveContentKind[];
+    /** The fields' values are on the original pages: no signature page then. */
+    fieldsDrawn: boolean;
+  },
 ): Promise<Uint8Array> {
+  const { note, removedActiveContent } = how;
   const ctx = {
     pdf,
-    fonts: embedSealFonts(pdf),
+    fonts,
     size,
     documentName: input.documentName,
     documentId: input.documentId,
@@ -103,7 +121,7 @@ async function appendAndSign(
       if (input.sandbox) drawSandboxMark(pdf, page);
     },
   };
-  addSignaturePages(ctx, input.signatures);
+  if (!how.fieldsDrawn) addSignaturePages(ctx, input.signatures);
   addAuditPages(
     ctx,
     {
@@ -114,6 +132,7 @@ async function appendAndSign(
       removedActiveContent,
     },
     input.auditEntries,
+    input.fields ?? [],
   );
   // sign() saves without subsetting; finalizing first keeps only the glyphs drawn
   // (tens of kB instead of ~1.5 MB of font programs per sealed file).

@@ -24,9 +24,35 @@ export type SealAuditEntry = {
   userAgent: string | null;
 };
 
+/** A signee's adopted mark for signature or initials fields: an image, or typed text. */
+export type SealMark = { image?: Uint8Array; typed?: string };
+
+/** A field with its value, as drawn into the original page and listed on the certificate. */
+export type SealField = {
+  type: string;
+  /** 1-based page; the box in points from the top-left of the page as displayed. */
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  label: string | null;
+  /** Text as shown (a formatted date for date fields), a boolean for a checkbox, null if empty. */
+  value: string | boolean | null;
+  /** For signature and initials fields: what to draw. */
+  mark?: SealMark;
+  /** The text tag the field came from: painted over before the value is drawn. */
+  tagBox: { x: number; y: number; width: number; height: number } | null;
+  signeeName: string;
+  signeeEmail: string;
+  filledAt: string | null;
+};
+
 export type SealPdfInput = {
   original: Uint8Array;
   signatures: SealSignature[];
+  /** Fields drawn into the original pages; when any, no signature page is appended. */
+  fields?: SealField[];
   auditEntries: SealAuditEntry[];
   documentName: string;
   documentId: string;

@@ -8,7 +8,8 @@ import { moveDocument } from '../documents/lifecycle.js';
 import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { SEAL_JOB } from './seal-types.js';
+import { SEAL_JOB, type SealField } from './seal-types.js';
+import { listFields } from '../fields/fields.repo.js';
 
 /** What sealing needs. */
 export type SealDeps = {
@@ -38,12 +39,14 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
       typedName: s.signature_typed ?? undefined,
     })),
   );
+  const fields = await sealFields(deps, document, signees);
   const trail = await listAudit(deps.db.kysely, documentId);
   // Loaded on first use: the PDF library is the largest module and only sealing needs it.
   const { sealPdf } = await import('./seal-pdf.js');
   const sealed = await sealPdf({
     original: await readAll(deps.storage, document.file),
     signatures,
+    fields,
     auditEntries: trail.map((e) => ({
       at: e.createdAt,
       action: e.action,
@@ -70,6 +73,64 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
       by: { actor: 'system', details: { sha256: hash, sandbox: deps.sandbox } },
     });
   });
+}
+
+// The document's fields with what to draw: each signee's marks read once, dates written in
+// the document's language.
+async function sealFields(
+  deps: SealDeps,
+  document: repo.DocumentRow,
+  signees: repo.SigneeRow[],
+): Promise<SealField[]> {
+  const rows = await listFields(deps.db.kysely, document.id);
+  if (rows.length === 0) return [];
+  const images = new Map<string, Uint8Array>();
+  const image = async (key: string | null) => {
+    if (!key) return undefined;
+    if (!images.has(key)) images.set(key, await readAll(deps.storage, key));
+    return images.get(key);
+  };
+  const bySignee = new Map(signees.map((s) => [s.id, s]));
+  const dates = new Intl.DateTimeFormat(document.email_language, {
+    dateStyle: 'long',
+    timeZone: 'UTC',
+  });
+  return Promise.all(
+    rows.map(async (row) => {
+      const signee = bySignee.get(row.signee_id);
+      const value = row.value === null ? null : (JSON.parse(row.value) as string | boolean);
+      const mark =
+        row.type === 'signature'
+          ? {
+              image: await image(signee?.signature_file ?? null),
+              typed: signee?.signature_typed ?? undefined,
+            }
+          : row.type === 'initials'
+            ? {
+                image: await image(signee?.initials_file ?? null),
+                typed: signee?.initials_typed ?? undefined,
+              }
+            : undefined;
+      return {
+        type: row.type,
+        page: row.page,
+        x: row.x,
+        y: row.y,
+        width: row.width,
+        height: row.height,
+        label: row.label,
+        value:
+          row.type === 'date' && typeof value === 'string'
+            ? dates.format(new Date(`${value}T00:00:00Z`))
+            : value,
+        mark,
+        tagBox: row.tag_box === null ? null : JSON.parse(row.tag_box),
+        signeeName: signee?.name ?? '',
+        signeeEmail: signee?.email ?? '',
+        filledAt: row.filled_at,
+      };
+    }),
+  );
 }
 
 // The certificate page names people, not internal ids.
