@@ -66,11 +66,16 @@ export type QuickCreateBenchResult = {
 
 const GOAL = 0.6;
 const PDF_BYTES = 200 * 1000;
-const BOUNDARY = '----signet-bench-4f1d2c';
+/** The multipart boundary of buildQuickCreateBody. */
+export const BOUNDARY = '----signet-bench-4f1d2c';
 const BARE_SERVER = fileURLToPath(new URL('./support/bare-upload-server.ts', import.meta.url));
 
-/** The multipart body, built once: tenantId, two signees, and a valid ~200 KB PDF. */
-export function buildQuickCreateBody(tenantId: string, pdf: Buffer): Buffer {
+/** The multipart body, built once: tenantId, two signees, more text parts, a ~200 KB PDF. */
+export function buildQuickCreateBody(
+  tenantId: string,
+  pdf: Buffer,
+  extra: Record<string, string> = {},
+): Buffer {
   const field = (name: string, value: string) =>
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const signees = [
@@ -78,7 +83,13 @@ export function buildQuickCreateBody(tenantId: string, pdf: Buffer): Buffer {
     { email: 'bob@example.com', name: 'Bob Example' },
   ];
   return Buffer.concat([
-    Buffer.from(field('tenantId', tenantId) + field('signees', JSON.stringify(signees))),
+    Buffer.from(
+      field('tenantId', tenantId) +
+        field('signees', JSON.stringify(signees)) +
+        Object.entries(extra)
+          .map(([name, value]) => field(name, value))
+          .join(''),
+    ),
     Buffer.from(
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="contract.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
     ),

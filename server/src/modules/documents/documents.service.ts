@@ -155,11 +155,12 @@ export async function createDocument(
       updated_at: now,
     }));
     await repo.insertDocument(trx, document, signees);
-    const fields = (input.fields ?? []).map(({ signee, ...f }) => ({
-      ...f,
-      signeeId: signees[signee].id,
-    }));
-    if (fields.length > 0) await insertFields(trx, fieldRows(document.id, fields, now));
+    const fields = fieldRows(
+      document.id,
+      (input.fields ?? []).map(({ signee, ...f }) => ({ ...f, signeeId: signees[signee].id })),
+      now,
+    );
+    if (fields.length > 0) await insertFields(trx, fields);
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: input.tenantId,
@@ -169,11 +170,7 @@ export async function createDocument(
       details: { originalFile: document.original_file, sha256: document.original_sha256 },
       at: now,
     });
-    return {
-      document,
-      signees,
-      fields: fields.length > 0 ? await listFields(trx, document.id) : [],
-    };
+    return { document, signees, fields };
   });
 }
 

@@ -1,17 +1,22 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/handle.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { FieldsTable } from '../../db/schema.js';
 
 /** A field row. */
 export type FieldRow = Selectable<FieldsTable>;
 
-/** Inserts fields (in chunks: SQLite binds at most 32,766 parameters a statement). */
+const insertFieldRows = preparedQuery((q, p: { rows: FieldRow[] }) =>
+  q.insertInto('fields').values(p.rows),
+);
+// Rows per statement: bounds the parameters bound (SQLite takes 32,766) and the number of
+// statement shapes the prepared query keeps (one per row count).
+const ROWS_PER_INSERT = 100;
+
+/** Inserts fields. */
 export async function insertFields(db: DbOrTrx, rows: FieldRow[]) {
-  for (let i = 0; i < rows.length; i += 500) {
-    await db
-      .insertInto('fields')
-      .values(rows.slice(i, i + 500))
-      .execute();
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await insertFieldRows(db, { rows: rows.slice(i, i + ROWS_PER_INSERT) });
   }
 }
 

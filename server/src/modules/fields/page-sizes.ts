@@ -9,11 +9,7 @@ const MAX_PAGES = 10_000;
  * points rounded to 1/100. A file it cannot read is a 422 on `file`.
  */
 export async function readPageSizes(bytes: Uint8Array): Promise<PageSize[]> {
-  // Loaded on first use, like sealing: most requests never read a page.
-  const [{ PDF }, { readPageGeometry }] = await Promise.all([
-    import('@libpdf/core'),
-    import('../sealing/page-geometry.js'),
-  ]);
+  const [{ PDF }, { readPageGeometry }] = await (libraries ??= loadLibraries());
   let pages: PageSize[];
   try {
     const pdf = await PDF.load(bytes);
@@ -37,6 +33,13 @@ export async function readPageSizes(bytes: Uint8Array): Promise<PageSize[]> {
     });
   }
   return pages;
+}
+
+// Loaded on first use, like sealing: most requests never read a page. Kept, because each
+// import() goes through the module loader again (and its hooks under tsx).
+let libraries: ReturnType<typeof loadLibraries> | undefined;
+function loadLibraries() {
+  return Promise.all([import('@libpdf/core'), import('../sealing/page-geometry.js')]);
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -1,0 +1,268 @@
+// What fields cost (issue 24), each against the same work without fields in the same run:
+// `npx tsx bench/fields.bench.ts [--rounds 5] [--duration 10] [--warmup 5] [--connections 10]
+// [--profile DIR] [--skip-seal]`.
+//  (a) quick-create of a 200 KB PDF with 20 fields against the same upload without fields,
+//      one service, the two bodies alternating A B, B A… (goal: at least 0.90x the req/s);
+//  (b) sealing a 10-page PDF with 40 filled fields against sealing it with none, alternating,
+//      medians of 15 each (goal: at most 1.3x the time).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { PDF } from '@libpdf/core';
+import { makePdf } from '../test/helpers/pdf.js';
+import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
+import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
+import type { SealField } from '../server/src/modules/sealing/seal-types.js';
+import { BOUNDARY, buildQuickCreateBody } from './quick-create.bench.js';
+import { runAutocannon, type LoadRun } from './support/autocannon.js';
+import {
+  createChildren,
+  createKeyAndTenant,
+  isMain,
+  median,
+  startService,
+  withCpuPerRequest,
+} from './support/processes.js';
+import { emptyFiles, markDeletion, settleAfterDeletion } from './support/scratch-files.js';
+
+const QUICK_CREATE_GOAL = 0.9;
+const SEAL_GOAL = 1.3;
+const PDF_BYTES = 200 * 1000;
+const SEAL_RUNS = 15;
+
+type Run = LoadRun & { cpuMicrosPerRequest: number | null };
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const spread = (xs: number[], digits = 0) =>
+  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+
+/** Twenty fields over the two pages for the two signees, of every type. */
+export function twentyFields(): unknown[] {
+  const types = ['signature', 'initials', 'date', 'name', 'text', 'checkbox', 'dropdown', 'email'];
+  return Array.from({ length: 20 }, (_, i) => {
+    const type = i < 2 ? 'signature' : types[i % types.length];
+    return {
+      signee: i % 2,
+      type,
+      page: 1 + (i % 2),
+      x: 40 + (i % 4) * 130,
+      y: 80 + Math.floor(i / 4) * 120,
+      width: 120,
+      height: type === 'checkbox' ? 14 : 40,
+      ...(type === 'dropdown' ? { options: ['Monthly', 'Yearly'] } : {}),
+      ...(type === 'text' ? { label: `Line ${i}` } : {}),
+    };
+  });
+}
+
+async function quickCreateWithFields(settings: {
+  rounds: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  /** Write a V8 CPU profile of the service process into this directory. */
+  profileDir: string | null;
+  log: (line: string) => void;
+}) {
+  const children = createChildren();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-bench-fields-'));
+  try {
+    await settleAfterDeletion(settings.log);
+    const service = await startService(children, {
+      dataDir,
+      nodeArgs: settings.profileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(settings.profileDir)}`]
+        : [],
+    });
+    const { apiKey, tenantId } = await createKeyAndTenant(service.base);
+    const pdf = makePdf({ pages: 2, padBytes: PDF_BYTES - makePdf({ pages: 2 }).length - 40 });
+    const bodies = {
+      'no fields': buildQuickCreateBody(tenantId, pdf),
+      '20 fields': buildQuickCreateBody(tenantId, pdf, { fields: JSON.stringify(twentyFields()) }),
+    };
+    const url = `${service.base}/api/documents/quick-create`;
+    const headers = {
+      'x-api-key': apiKey,
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+    };
+    for (const [name, body] of Object.entries(bodies)) {
+      const probe = await fetch(url, { method: 'POST', headers, body: new Uint8Array(body) });
+      const answer = (await probe.json()) as { fields?: unknown[] };
+      if (probe.status !== 201)
+        throw new Error(`${name}: ${probe.status} ${JSON.stringify(answer)}`);
+      settings.log(`${name}: 201 with ${answer.fields?.length ?? 0} fields`);
+    }
+    const measure = async (name: keyof typeof bodies, duration: number): Promise<Run> => {
+      const run = await withCpuPerRequest(service.pid, () =>
+        runAutocannon({
+          url,
+          method: 'POST',
+          body: bodies[name],
+          headers,
+          connections: settings.connections,
+          duration,
+        }),
+      );
+      if (run.non2xx + run.errors > 0) {
+        throw new Error(`${name}: ${run.non2xx} non-2xx and ${run.errors} errors`);
+      }
+      emptyFiles(dataDir, '.pdf');
+      return run;
+    };
+    settings.log(`warming up both bodies for ${settings.warmup} s each`);
+    await measure('no fields', settings.warmup);
+    await measure('20 fields', settings.warmup);
+    const runs: Record<keyof typeof bodies, Run[]> = { 'no fields': [], '20 fields': [] };
+    for (let round = 1; round <= settings.rounds; round++) {
+      const order: Array<keyof typeof bodies> =
+        round % 2 ? ['no fields', '20 fields'] : ['20 fields', 'no fields'];
+      for (const name of order) runs[name].push(await measure(name, settings.duration));
+      const [a, b] = [runs['no fields'].at(-1)!, runs['20 fields'].at(-1)!];
+      settings.log(
+        `round ${round}/${settings.rounds}: no fields ${a.requestsPerSecond.toFixed(0)} req/s, ` +
+          `20 fields ${b.requestsPerSecond.toFixed(0)} req/s (${pct(b.requestsPerSecond / a.requestsPerSecond)})`,
+      );
+    }
+    return runs;
+  } finally {
+    await children.stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+    markDeletion();
+  }
+}
+
+/** Forty filled fields over ten pages: signatures, initials, text, dates, ticks. */
+function fortyFields(): SealField[] {
+  const kinds = ['signature', 'initials', 'text', 'date', 'checkbox'] as const;
+  return Array.from({ length: 40 }, (_, i) => {
+    const type = kinds[i % kinds.length];
+    return {
+      type,
+      page: 1 + (i % 10),
+      x: 60 + (i % 3) * 160,
+      y: 500 + Math.floor(i / 10) * 70,
+      width: 150,
+      height: type === 'checkbox' ? 14 : 40,
+      label: type === 'text' ? `Remark ${i}` : null,
+      value:
+        type === 'checkbox'
+          ? true
+          : type === 'date'
+            ? 'November 24, 2026'
+            : type === 'text'
+              ? 'A remark long enough to wrap over two lines of its box'
+              : 'Zoë Ünal',
+      mark: type === 'signature' || type === 'initials' ? { typed: 'Zoë Ünal' } : undefined,
+      tagBox: null,
+      signeeName: 'Zoë Ünal',
+      signeeEmail: 'zoe@example.com',
+      filledAt: '2026-11-24T10:00:00.000Z',
+    };
+  });
+}
+
+async function sealWithFields(log: (line: string) => void) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-bench-seal-fields-'));
+  try {
+    const certificate = await loadOrCreateSealCertificate({ dataDir });
+    const pdf = PDF.create();
+    for (let i = 0; i < 10; i++) {
+      const page = pdf.addPage({ size: 'a4' });
+      page.drawText(`Contract page ${i + 1}`, { x: 60, y: 760, size: 22 });
+      const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
+      page.drawText(body, { x: 60, y: 720, size: 11, maxWidth: 470, lineHeight: 15 });
+    }
+    const original = await pdf.save();
+    const base: SealPdfInput = {
+      original,
+      signatures: [
+        {
+          name: 'Zoë Ünal',
+          email: 'zoe@example.com',
+          signedAt: '2026-11-24T10:00:00Z',
+          typedName: 'Zoë Ünal',
+        },
+      ],
+      auditEntries: Array.from({ length: 12 }, (_, i) => ({
+        at: new Date(Date.UTC(2026, 10, 24, 9, i)).toISOString(),
+        action: ['created', 'sent', 'opened', 'signed'][i % 4],
+        actor: 'zoe@example.com',
+        ip: '203.0.113.7',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0',
+      })),
+      documentName: 'Benchmark contract',
+      documentId: 'doc_bench',
+      originalSha256: createHash('sha256').update(original).digest('hex'),
+      sandbox: true,
+      certificate,
+    };
+    const inputs = { none: base, '40 fields': { ...base, fields: fortyFields() } };
+    const times: Record<keyof typeof inputs, number[]> = { none: [], '40 fields': [] };
+    for (const name of Object.keys(inputs) as Array<keyof typeof inputs>)
+      await sealPdf(inputs[name]);
+    for (let i = 0; i < SEAL_RUNS; i++) {
+      const order: Array<keyof typeof inputs> =
+        i % 2 ? ['40 fields', 'none'] : ['none', '40 fields'];
+      for (const name of order) {
+        const started = performance.now();
+        await sealPdf(inputs[name]);
+        times[name].push(performance.now() - started);
+      }
+    }
+    log(`sealing: ${SEAL_RUNS} runs each, alternating`);
+    return times;
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: 'string', default: '5' },
+      duration: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '10' },
+      profile: { type: 'string' },
+      'skip-seal': { type: 'boolean', default: false },
+    },
+  });
+  process.once('SIGINT', () => process.exit(130));
+  const log = (line: string) => console.log(line);
+  const seal = values['skip-seal']
+    ? { none: [NaN], '40 fields': [NaN] }
+    : await sealWithFields(log);
+  const [sealNone, sealFields] = [median(seal.none), median(seal['40 fields'])];
+  const sealRatio = sealFields / sealNone;
+  const qc = await quickCreateWithFields({
+    rounds: Number(values.rounds),
+    duration: Number(values.duration),
+    warmup: Number(values.warmup),
+    connections: Number(values.connections),
+    profileDir: values.profile ?? null,
+    log,
+  });
+  const rps = (runs: Run[]) => median(runs.map((r) => r.requestsPerSecond));
+  const cpu = (runs: Run[]) =>
+    runs.every((r) => r.cpuMicrosPerRequest !== null)
+      ? median(runs.map((r) => r.cpuMicrosPerRequest!))
+      : null;
+  const qcRatio = rps(qc['20 fields']) / rps(qc['no fields']);
+  const cpuLine = (label: string, runs: Run[]) => {
+    const c = cpu(runs);
+    return c === null ? '' : `, server CPU ${c.toFixed(0)} µs/request`;
+  };
+  console.log(
+    [
+      `quick-create, 200 KB PDF + 2 signees, ${values.connections} connections, SQLite; ${values.rounds} rounds x ${values.duration} s per body (alternating)`,
+      `  no fields: median ${rps(qc['no fields']).toFixed(0)} req/s (runs ${spread(qc['no fields'].map((r) => r.requestsPerSecond))})${cpuLine('no fields', qc['no fields'])}`,
+      `  20 fields: median ${rps(qc['20 fields']).toFixed(0)} req/s (runs ${spread(qc['20 fields'].map((r) => r.requestsPerSecond))})${cpuLine('20 fields', qc['20 fields'])}`,
+      `  ratio: ${qcRatio.toFixed(2)}x (goal >= ${QUICK_CREATE_GOAL}x): ${qcRatio >= QUICK_CREATE_GOAL ? 'PASS' : 'FAIL'}`,
+      `sealing a 10-page PDF, median of ${SEAL_RUNS} each (alternating)`,
+      `  no fields: ${sealNone.toFixed(1)} ms (runs ${spread(seal.none, 1)})`,
+      `  40 fields: ${sealFields.toFixed(1)} ms (runs ${spread(seal['40 fields'], 1)})`,
+      `  ratio: ${sealRatio.toFixed(2)}x (goal <= ${SEAL_GOAL}x): ${sealRatio <= SEAL_GOAL ? 'PASS' : 'FAIL'}`,
+    ].join('\n'),
+  );
+}
