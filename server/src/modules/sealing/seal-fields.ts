@@ -129,34 +129,41 @@ function drawCheck(canvas: PageCanvas, box: Box) {
   canvas.line(x + side * 0.42, y + side * 0.22, x + side * 0.85, y + side * 0.82, INK, width);
 }
 
-// The largest size (up to MAX_TEXT_SIZE and the box's height) at which the text, wrapped at
-// spaces, fits the box; at the smallest size what still does not fit is cut with "...".
+// The largest size (up to MAX_TEXT_SIZE and the box's height) at which the text fits the box:
+// on one line when that keeps it large enough, else wrapped at spaces over several lines (a
+// binary search over sizes); at the smallest size what still does not fit is cut with "...".
 function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
   const clean = font.clean(text.replace(/\s+/g, ' ').trim());
   const width = box.width - 2;
-  for (let size = Math.min(MAX_TEXT_SIZE, box.height * 0.75); size >= MIN_TEXT_SIZE; size -= 0.5) {
-    const lines = wrap(font, clean, size, width);
-    const lineHeight = size * 1.15;
-    if (lines.length * lineHeight <= box.height || size - 0.5 < MIN_TEXT_SIZE) {
-      const fitting = Math.max(1, Math.floor(box.height / lineHeight));
-      const shown = lines.slice(0, fitting);
-      if (lines.length > fitting) {
-        shown[fitting - 1] = fitText(
-          font,
-          `${shown[fitting - 1]} ${lines.slice(fitting).join(' ')}`,
-          size,
-          width,
-        );
-      }
-      const block = shown.length * lineHeight;
-      // Single lines sit in the middle of the box; wrapped text starts at its top.
-      let baseline = box.y + (box.height + block) / 2 - size * 0.95;
-      for (const line of shown) {
-        canvas.text(font, fitText(font, line, size, width), box.x + 1, baseline, size, TEXT);
-        baseline -= lineHeight;
-      }
-      return;
-    }
+  const largest = Math.min(MAX_TEXT_SIZE, box.height * 0.75);
+  const oneLine = Math.min(largest, width / Math.max(font.width(clean, 1), 1e-6));
+  // Tall enough for a second line at the one-line size: wrapping may give a larger size.
+  const mayWrap = box.height >= oneLine * 2.3 && oneLine < largest;
+  if (!mayWrap && oneLine >= MIN_TEXT_SIZE) {
+    const baseline = box.y + (box.height - oneLine * 0.7) / 2;
+    canvas.text(font, clean, box.x + 1, baseline, oneLine, TEXT);
+    return;
+  }
+  const fits = (size: number) => wrap(font, clean, size, width).length * size * 1.15 <= box.height;
+  let [low, high] = [MIN_TEXT_SIZE, largest];
+  if (!fits(low)) high = low;
+  for (let step = 0; step < 8 && high - low > 0.25; step++) {
+    const mid = (low + high) / 2;
+    if (fits(mid)) low = mid;
+    else high = mid;
+  }
+  const size = fits(high) ? high : low;
+  const lineHeight = size * 1.15;
+  const lines = wrap(font, clean, size, width);
+  const fitting = Math.max(1, Math.floor(box.height / lineHeight));
+  const shown = lines.slice(0, fitting);
+  if (lines.length > fitting) {
+    shown[fitting - 1] = fitText(font, lines.slice(fitting - 1).join(' '), size, width);
+  }
+  let baseline = box.y + (box.height + shown.length * lineHeight) / 2 - size * 0.95;
+  for (const line of shown) {
+    canvas.text(font, fitText(font, line, size, width), box.x + 1, baseline, size, TEXT);
+    baseline -= lineHeight;
   }
 }
 

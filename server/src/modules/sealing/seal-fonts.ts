@@ -110,7 +110,23 @@ function embeddedSealFont(font: EmbeddedFont): SealFont {
     });
     return PdfString.fromBytes(bytes);
   };
-  return { input: font, clean, encode, width: (text, size) => font.widthOfTextAtSize(text, size) };
+  // Measuring through the font walks its tables glyph by glyph on every call, and layout
+  // measures the same characters over and over (wrapping, shrinking to fit): each character's
+  // advance is looked up once. The font's measure adds no kerning, so the sum is the same.
+  const advances = new Map<string, number>();
+  const width = (text: string, size: number): number => {
+    let total = 0;
+    for (const char of text) {
+      let advance = advances.get(char);
+      if (advance === undefined) {
+        advance = font.widthOfTextAtSize(char, 1);
+        advances.set(char, advance);
+      }
+      total += advance;
+    }
+    return total * size;
+  };
+  return { input: font, clean, encode, width };
 }
 
 /** A standard-14 font: no embedding cost, but only Latin-1 characters survive cleaning. */
