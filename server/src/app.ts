@@ -42,6 +42,7 @@ import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
 import { registerFieldRoutes } from './modules/fields/fields.routes.js';
+import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
@@ -200,6 +201,7 @@ export async function buildApp(options: {
     await uploads.register(multipart, { limits: MULTIPART_LIMITS });
     registerDocumentRoutes(uploads, deps);
     registerVerifyRoutes(uploads, { ...deps, certificate });
+    registerTextTagRoutes(uploads, deps);
   });
   registerFileRoutes(app, deps);
   registerFieldRoutes(app, deps);

@@ -232,6 +232,19 @@ describe.each(ENGINES)('fields API on %s', (engine) => {
     ]);
     const before = (await api(ctx, owner.apiKey, 'GET', path)).body;
     expect(before.fields).toHaveLength(3);
+    // A field sent with its id keeps it; an id that is not one of the document's is refused.
+    const keep = replaced.body.fields.map((f: Record<string, unknown>) => {
+      const { value: _value, filledAt: _filledAt, ...rest } = f;
+      return rest;
+    });
+    const same = await put(keep);
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual(before);
+    const unknownId = await put([{ ...keep[0], id: crypto.randomUUID() }]);
+    expect(unknownId.status).toBe(422);
+    expect(unknownId.body.errors).toEqual([
+      { path: 'fields[0].id', message: 'is not a field of this document' },
+    ]);
 
     const stranger = await put([
       { signeeId: alice.id, type: 'signature', page: 1, x: 10, y: 10, width: 150, height: 40 },

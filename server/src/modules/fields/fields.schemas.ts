@@ -77,9 +77,12 @@ export const quickCreateFieldSchema = z
   .strict()
   .superRefine(checkBody);
 
-/** One element of `PUT /api/documents/{id}/fields`: the signee by id. */
+/**
+ * One element of `PUT /api/documents/{id}/fields`: the signee by id, and optionally the id of
+ * a field it replaces, which it keeps (with the text tag it came from, if any).
+ */
 export const fieldInputSchema = z
-  .object({ signeeId: z.uuid(), ...fieldBody })
+  .object({ id: z.uuid().optional(), signeeId: z.uuid(), ...fieldBody })
   .strict()
   .superRefine(checkBody);
 
@@ -92,7 +95,7 @@ export const putFieldsBody = z.object({
 export const fieldsResponse = z.object({ fields: z.array(fieldSchema) });
 
 /** A field input once its signee is known: what the store takes. */
-export type FieldDraft = FieldBody & { signeeId: string; tagBox?: Box | null };
+export type FieldDraft = FieldBody & { id?: string; signeeId: string; tagBox?: Box | null };
 type Box = { x: number; y: number; width: number; height: number };
 
 /** `fields[3].page`: how errors point at a field (decisions §8). */

@@ -6,6 +6,8 @@ import * as documentsRepo from '../documents/documents.repo.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import type { FieldType, PageSize } from './field-types.js';
+
+type Box = { x: number; y: number; width: number; height: number };
 import * as repo from './fields.repo.js';
 import { z } from 'zod';
 import {
@@ -44,7 +46,7 @@ export function presentField(f: repo.FieldRow) {
 /** The stored rows of checked field drafts, in their order. */
 export function fieldRows(documentId: string, drafts: FieldDraft[], now: string): repo.FieldRow[] {
   return drafts.map((f, position) => ({
-    id: newId(),
+    id: f.id ?? newId(),
     document_id: documentId,
     signee_id: f.signeeId,
     position,
@@ -142,7 +144,9 @@ export async function putFields(
     if (!current) throw new AppError('not_found', 'No such document.');
     requireDraft(current.status);
     const signeeIds = new Set((await documentsRepo.listSignees(trx, document.id)).map((s) => s.id));
+    const existing = new Map((await repo.listFields(trx, document.id)).map((f) => [f.id, f]));
     const errors: FieldError[] = [];
+    const kept = new Set<string>();
     input.fields.forEach((field, i) => {
       if (!signeeIds.has(field.signeeId)) {
         errors.push({
@@ -150,12 +154,24 @@ export async function putFields(
           message: 'is not a signee of this document',
         });
       }
+      if (field.id === undefined) return;
+      if (!existing.has(field.id)) {
+        errors.push({ path: fieldPath(i, 'id'), message: 'is not a field of this document' });
+      } else if (kept.has(field.id)) {
+        errors.push({ path: fieldPath(i, 'id'), message: 'names a field already given' });
+      }
+      kept.add(field.id);
     });
     errors.push(...placementErrors(input.fields, pages));
     if (errors.length > 0) throw validationError(errors);
     const now = nowIso();
+    // A field that keeps its id keeps the text tag it came from: its value still covers it.
+    const drafts = input.fields.map((field) => {
+      const before = field.id === undefined ? undefined : existing.get(field.id);
+      return before?.tag_box ? { ...field, tagBox: JSON.parse(before.tag_box) as Box } : field;
+    });
     await repo.deleteFields(trx, document.id);
-    await repo.insertFields(trx, fieldRows(document.id, input.fields, now));
+    await repo.insertFields(trx, fieldRows(document.id, drafts, now));
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: document.tenant_id,

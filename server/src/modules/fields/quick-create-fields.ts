@@ -5,6 +5,7 @@ import type { PageSize } from './field-types.js';
 import { placementErrors, type FieldDraft } from './fields.schemas.js';
 import { parseFieldsPart } from './fields.service.js';
 import { readPageSizes } from './page-sizes.js';
+import { scanTextTagsOffThread } from './text-tags-worker.js';
 
 /** A quick-create field before its signee has an id: the signee by position. */
 export type PlacedField = Omit<FieldDraft, 'signeeId'> & { signee: number };
@@ -38,12 +39,31 @@ export async function prepareFields(
   storage: Storage,
   upload: StoredUpload,
   placed: PlacedFields,
-  _options: { signeeCount: number; scanTags: boolean },
+  options: { signeeCount: number },
 ): Promise<{ fields?: PlacedField[]; pageSizes?: PageSize[] }> {
   if (placed.fields.length === 0 && !placed.textTags) return {};
   const bytes = await readAll(storage, upload.key);
-  const pageSizes = await readPageSizes(bytes);
-  const errors = placementErrors(placed.fields, pageSizes);
-  if (errors.length > 0) throw validationError(errors);
-  return { fields: placed.fields, pageSizes };
+  if (!placed.textTags) {
+    const pageSizes = await readPageSizes(bytes);
+    const errors = placementErrors(placed.fields, pageSizes);
+    if (errors.length > 0) throw validationError(errors);
+    return { fields: placed.fields, pageSizes };
+  }
+  // Text tags: one pass of pdf.js gives the tags and the pages' sizes.
+  const scan = await scanTextTagsOffThread(bytes, { signeeCount: options.signeeCount });
+  const errors = [
+    ...placementErrors(placed.fields, scan.pages),
+    ...scan.problems.map((p) => ({
+      path: 'textTags',
+      message: `${p.tag ? `${p.tag} on page ${p.page}` : `page ${p.page}`}: ${p.message}`,
+    })),
+  ];
+  if (errors.length > 0) {
+    const detail = scan.problems.length
+      ? `Some text tags cannot become fields: ${errors.at(-1)!.message}${scan.problems.length > 1 ? ` (and ${scan.problems.length - 1} more)` : ''}.`
+      : undefined;
+    throw validationError(errors, detail);
+  }
+  const tagged = scan.fields.map(({ tag: _tag, ...field }) => field);
+  return { fields: [...placed.fields, ...tagged], pageSizes: scan.pages };
 }

@@ -1,0 +1,268 @@
+import {
+  ALWAYS_REQUIRED,
+  FIELD_TYPES,
+  MIN_FIELD_SIZE,
+  type FieldType,
+  type PageSize,
+} from './field-types.js';
+
+/** A field a text tag asks for, placed where the tag is written. */
+export type TextTagField = {
+  /** The tag as written, e.g. `{{text:2:Job title!}}`. */
+  tag: string;
+  /** 0-based position in the signees (the tag's N is 1-based). */
+  signee: number;
+  type: FieldType;
+  /** 1-based. */
+  page: number;
+  /** PDF points from the top-left of the page as displayed: the tag's box grown to the type's minimum size. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The tag's own text box, same coordinates: painted over when the value is drawn. */
+  tagBox: Box;
+  required: boolean;
+  label: string | null;
+};
+
+/** A tag that cannot become a field, and why. */
+export type TextTagProblem = { tag: string; page: number; message: string };
+
+/** What a scan found: fields, problems, and every page's displayed size. */
+export type TextTagScan = { fields: TextTagField[]; problems: TextTagProblem[]; pages: PageSize[] };
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Scanning stops after this many tags or pages, and says so. */
+export const MAX_TAGS = 2000;
+export const MAX_TAG_PAGES = 5000;
+const MAX_LABEL = 200;
+
+// `{{` then anything but braces and line ends, then `}}`.
+const TAG = /\{\{([^{}\n]*)\}\}/g;
+// TYPE:N, then :LABEL, then ! for required; spaces around the separators are tolerated (a PDF's
+// text runs often split a tag there, and extraction puts a space in the gap).
+const GRAMMAR = /^\s*([A-Za-z]+)\s*:\s*([^:!]*?)\s*(?::([^]*?))?\s*(!)?\s*$/;
+
+/** One character of a page's text: which text item it comes from, and where in it. */
+type CharAt = { item: number; offset: number };
+
+/** A text item as pdf.js extracts it: the string, its text-space matrix, width and height. */
+type TextItem = {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  hasEOL: boolean;
+};
+
+/** What a page offers the scan: its items and how user space maps to the displayed page. */
+export type ScannedPage = {
+  size: PageSize;
+  items: TextItem[];
+  /** User space (PDF points) to displayed space (points from the top-left). */
+  toDisplayed: (x: number, y: number) => [number, number];
+};
+
+/**
+ * Finds `{{TYPE:N}}`, `{{TYPE:N:LABEL}}` and their `!` forms in the pages' text, with the box
+ * each is written in, and turns them into fields; a tag that does not parse, or names a signee
+ * that does not exist (when `signeeCount` is given), is a problem instead.
+ */
+export function findTextTags(
+  pages: ScannedPage[],
+  options: { signeeCount?: number },
+): { fields: TextTagField[]; problems: TextTagProblem[] } {
+  const fields: TextTagField[] = [];
+  const problems: TextTagProblem[] = [];
+  for (const [index, page] of pages.entries()) {
+    const number = index + 1;
+    if (number > MAX_TAG_PAGES) {
+      problems.push({
+        tag: '',
+        page: number,
+        message: `tags are read on the first ${MAX_TAG_PAGES} pages only`,
+      });
+      break;
+    }
+    const { text, chars } = pageText(page.items);
+    for (const match of text.matchAll(TAG)) {
+      if (fields.length + problems.length >= MAX_TAGS) {
+        problems.push({
+          tag: match[0],
+          page: number,
+          message: `at most ${MAX_TAGS} tags are read`,
+        });
+        return { fields, problems };
+      }
+      const tag = match[0].replace(/\s+/g, ' ');
+      const parsed = parseTag(match[1], options.signeeCount);
+      if ('problem' in parsed) {
+        problems.push({ tag, page: number, message: parsed.problem });
+        continue;
+      }
+      const tagBox = boxOf(page, chars.slice(match.index, match.index + match[0].length));
+      fields.push({
+        tag,
+        ...parsed,
+        page: number,
+        ...grow(tagBox, parsed.type, page.size),
+        tagBox,
+      });
+    }
+  }
+  return { fields, problems };
+}
+
+function parseTag(
+  inner: string,
+  signeeCount: number | undefined,
+): Pick<TextTagField, 'type' | 'signee' | 'required' | 'label'> | { problem: string } {
+  const m = GRAMMAR.exec(inner);
+  if (!m)
+    return {
+      problem: 'malformed tag: write {{TYPE:N}}, {{TYPE:N:LABEL}}, and ! before }} for required',
+    };
+  const [, rawType, rawNumber, rawLabel, bang] = m;
+  const type = rawType.toLowerCase();
+  if (!(FIELD_TYPES as readonly string[]).includes(type)) {
+    return { problem: `unknown field type "${rawType}" (one of ${FIELD_TYPES.join(', ')})` };
+  }
+  if (!/^\d+$/.test(rawNumber) || Number(rawNumber) < 1) {
+    return { problem: `the signee number must be a whole number from 1, not "${rawNumber}"` };
+  }
+  const n = Number(rawNumber);
+  if (signeeCount !== undefined && n > signeeCount) {
+    const count = signeeCount === 1 ? '1 signee' : `${signeeCount} signees`;
+    return { problem: `signee ${n} does not exist (the document has ${count})` };
+  }
+  const label = rawLabel?.trim() || null;
+  if (label && label.length > MAX_LABEL) {
+    return { problem: `the label is longer than ${MAX_LABEL} characters` };
+  }
+  const fieldType = type as FieldType;
+  return {
+    type: fieldType,
+    signee: n - 1,
+    required: ALWAYS_REQUIRED.has(fieldType) || bang === '!',
+    label,
+  };
+}
+
+// A page's items joined into one string (a line end after an item that ends a line), with the
+// item and offset of each character.
+function pageText(items: TextItem[]): { text: string; chars: CharAt[] } {
+  let text = '';
+  const chars: CharAt[] = [];
+  items.forEach((item, i) => {
+    for (let offset = 0; offset < item.str.length; offset++) chars.push({ item: i, offset });
+    text += item.str;
+    if (item.hasEOL) {
+      text += '\n';
+      chars.push({ item: -1, offset: 0 });
+    }
+  });
+  return { text, chars };
+}
+
+// The displayed box around the characters of a tag: each item's covered part, taken as its
+// share of the item's width, from its baseline down by a fifth of its height (descenders) and
+// up by its height, turned into displayed space.
+function boxOf(page: ScannedPage, chars: CharAt[]): Box {
+  const spans = new Map<number, { from: number; to: number }>();
+  for (const { item, offset } of chars) {
+    if (item < 0) continue;
+    const span = spans.get(item);
+    if (!span) spans.set(item, { from: offset, to: offset + 1 });
+    else span.to = offset + 1;
+  }
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [index, { from, to }] of spans) {
+    const item = page.items[index];
+    if (item.str.trim() === '' && item.height === 0) continue;
+    const [a, b, c, d, e, f] = item.transform;
+    const along = Math.hypot(a, b) || 1;
+    const [ux, uy] = [a / along, b / along];
+    const up = Math.hypot(c, d) || item.height || 1;
+    const [vx, vy] = [c / up, d / up];
+    const height = item.height || up;
+    const length = item.str.length || 1;
+    const [s0, s1] = [(from / length) * item.width, (to / length) * item.width];
+    for (const [s, h] of [
+      [s0, -0.2 * height],
+      [s1, -0.2 * height],
+      [s0, height],
+      [s1, height],
+    ]) {
+      const [x, y] = page.toDisplayed(e + ux * s + vx * h, f + uy * s + vy * h);
+      left = Math.min(left, x);
+      right = Math.max(right, x);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+    }
+  }
+  if (!Number.isFinite(left)) return { x: 0, y: 0, width: 0, height: 0 };
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    x: round(Math.max(0, left)),
+    y: round(Math.max(0, top)),
+    width: round(right - left),
+    height: round(bottom - top),
+  };
+}
+
+// The tag's box grown to the type's minimum size (rightwards and downwards), kept on the page.
+function grow(box: Box, type: FieldType, page: PageSize): Box {
+  const min = MIN_FIELD_SIZE[type];
+  const width = Math.min(Math.max(box.width, min.width), page.width);
+  const height = Math.min(Math.max(box.height, min.height), page.height);
+  return {
+    x: Math.max(0, Math.min(box.x, page.width - width)),
+    y: Math.max(0, Math.min(box.y, page.height - height)),
+    width,
+    height,
+  };
+}
+
+/**
+ * Reads a PDF with pdf.js and scans its tags: meant for a bounded thread (text-tags.worker.mjs),
+ * as parsing and text extraction of an untrusted file is the costly part. A file pdf.js cannot
+ * open rejects.
+ */
+export async function scanTextTags(
+  bytes: Uint8Array,
+  options: { signeeCount?: number },
+): Promise<TextTagScan> {
+  const { getDocument } = await (pdfjs ??= import('pdfjs-dist-node/legacy/build/pdf.mjs'));
+  const task = getDocument({
+    data: new Uint8Array(bytes),
+    disableFontFace: true,
+    useSystemFonts: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  });
+  const document = await task.promise;
+  try {
+    const pages: ScannedPage[] = [];
+    const count = Math.min(document.numPages, MAX_TAG_PAGES + 1);
+    for (let n = 1; n <= count; n++) {
+      const page = await document.getPage(n);
+      const viewport = page.getViewport({ scale: 1 });
+      const content = await page.getTextContent();
+      pages.push({
+        size: { width: round(viewport.width), height: round(viewport.height) },
+        items: content.items.flatMap((item) => ('str' in item ? [item] : [])),
+        toDisplayed: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
+      });
+      page.cleanup();
+    }
+    const found = findTextTags(pages, options);
+    return { ...found, pages: pages.slice(0, MAX_TAG_PAGES).map((p) => p.size) };
+  } finally {
+    await task.destroy();
+  }
+}
+
+let pdfjs: Promise<typeof import('pdfjs-dist-node/legacy/build/pdf.mjs')> | undefined;
+const round = (n: number) => Math.round(n * 100) / 100;

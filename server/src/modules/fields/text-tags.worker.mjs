@@ -1,0 +1,15 @@
+// Runs scanTextTags (text-tags.ts) off the event loop, with the memory limit and deadline
+// createBoundedWorker gives the thread.
+import { parentPort } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+const { scanTextTags } = await import('./text-tags.ts');
+
+parentPort.on('message', async ({ bytes, options }) => {
+  try {
+    parentPort.postMessage({ result: await scanTextTags(bytes, options) });
+  } catch (err) {
+    parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });
+  }
+});
