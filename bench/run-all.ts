@@ -27,8 +27,12 @@ const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 
 // seal.bench.ts and webhooks.bench.ts run at import, so they run as children and their
 // printed report is read back.
-async function runScript(file: string, env: Record<string, string> = {}): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+async function runScript(
+  file: string,
+  env: Record<string, string> = {},
+  args: string[] = [],
+): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -226,6 +230,59 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'fields',
+    issue: 24,
+    file: 'fields.bench.ts',
+    run: async (quick) => {
+      const out = await runScript(
+        'bench/fields.bench.ts',
+        {},
+        quick ? ['--rounds', '2', '--duration', '5', '--warmup', '2'] : [],
+      );
+      const [none] = grab(out, /no fields: median (\d+) req\/s/, 'no-fields rate');
+      const [twenty] = grab(out, /20 fields: median (\d+) req\/s/, '20-fields rate');
+      const [qcRatio] = grab(out, /ratio: ([\d.]+)x \(goal >= 0\.9x\)/, 'quick-create ratio');
+      const [sealNone] = grab(out, /no fields: ([\d.]+) ms/, 'seal without fields');
+      const [sealForty] = grab(out, /40 fields: ([\d.]+) ms/, 'seal with fields');
+      const [sealRatio] = grab(out, /ratio: ([\d.]+)x \(goal <= 1\.3x\)/, 'seal ratio');
+      return [
+        {
+          figure: 'quick-create, 200 KB PDF + 2 signees, with 20 fields, SQLite (req/s)',
+          value: `${rate(twenty)} = ${qcRatio.toFixed(2)}x`,
+          baseline: `the same without fields: ${rate(none)}`,
+          goal: '≥ 0.90x',
+          met: qcRatio >= 0.9,
+        },
+        {
+          figure: 'sealing a 10-page PDF with 40 filled fields (median of 40)',
+          value: `${ms(sealForty)} = ${sealRatio.toFixed(2)}x`,
+          baseline: `the same without fields: ${ms(sealNone)}`,
+          goal: '≤ 1.3x',
+          met: sealRatio <= 1.3,
+        },
+      ];
+    },
+  },
+  {
+    name: 'text-tags',
+    issue: 24,
+    file: 'text-tags.bench.ts',
+    run: async (quick) => {
+      const out = await runScript('bench/text-tags.bench.ts', {}, quick ? ['--runs', '5'] : []);
+      const [p50] = grab(out, /p50 (\d+) ms/, 'p50');
+      const [delay] = grab(out, /max delay ([\d.]+) ms/, 'event-loop delay');
+      return [
+        {
+          figure: 'text-tag scan of a 100-page PDF with 200 tags, on the bounded thread',
+          value: `p50 ${ms(p50)}`,
+          baseline: `event loop meanwhile: max delay ${ms(delay)}`,
+          goal: '< 500 ms',
+          met: p50 < 500,
+        },
+      ];
+    },
+  },
+  {
     name: 'load',
     issue: 7,
     file: 'load.bench.ts',
@@ -285,6 +342,7 @@ const ISSUE_TITLES: Record<number, string> = {
   4: 'Issue 4: signing and sealing',
   5: 'Issue 5: webhooks',
   7: 'Issue 7: load',
+  24: 'Issue 24: fields',
 };
 
 /** The Markdown report of a run. */
