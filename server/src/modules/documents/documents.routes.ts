@@ -88,7 +88,6 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         await requirePdf(deps.storage, upload, parts.ends);
         const prepared = await prepareFields(deps.storage, upload, placed, {
           signeeCount: fields.data.signees.length,
-          scanTags: placed.textTags,
         });
         const fingerprint = requestFingerprint([
           request.url,
