@@ -21,20 +21,28 @@ const SIGNATURE_RESERVE_BYTES = 12_288;
 const TIMESTAMPED_RESERVE_BYTES = 24_576;
 const TSA_TIMEOUT_MS = 15_000;
 
-const signers = new WeakMap<SealCertificate, Promise<P12Signer>>();
+// By fingerprint: a sealing thread receives a copy of the certificate with every document.
+const signers = new Map<string, Promise<P12Signer>>();
 
 /**
  * Returns the original pages (sandbox-marked if `sandbox`, without active content: see
  * active-content.ts) followed by a signature page and an audit certificate, sealed with a PAdES (ETSI.CAdES.detached) signature; an original
  * that cannot be modified is attached unchanged to the signature and audit pages instead.
  */
-export async function sealPdf(input: SealPdfInput): Promise<Uint8Array> {
+export async function sealPdf(
+  input: SealPdfInput,
+  options: {
+    /** Seal without reading the original, attached unchanged, for this reason. */
+    attachOnly?: string;
+  } = {},
+): Promise<Uint8Array> {
   const sealedAt = input.sealedAt ?? new Date();
   // The hash is printed on a legal certificate: a storage mix-up must fail, not be sealed.
   const actualSha256 = createHash('sha256').update(input.original).digest('hex');
   if (actualSha256 !== input.originalSha256.toLowerCase()) {
     throw new Error(`originalSha256 does not match the original (got ${actualSha256})`);
   }
+  if (options.attachOnly) return sealAttached(input, sealedAt, new Error(options.attachOnly));
   try {
     return await sealOriginal(input, sealedAt);
   } catch (err) {
@@ -162,11 +170,12 @@ function startsWithPdfHeader(bytes: Uint8Array): boolean {
 
 // Parsing a P12 costs ~100 ms (key derivation); a process seals with one certificate.
 function signerFor(certificate: SealCertificate): Promise<P12Signer> {
-  let signer = signers.get(certificate);
+  const key = `${certificate.fingerprint}:${certificate.password}`;
+  let signer = signers.get(key);
   if (!signer) {
     signer = P12Signer.create(certificate.p12, certificate.password);
-    signers.set(certificate, signer);
-    signer.catch(() => signers.delete(certificate));
+    signers.set(key, signer);
+    signer.catch(() => signers.delete(key));
   }
   return signer;
 }

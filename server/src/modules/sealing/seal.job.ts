@@ -8,7 +8,9 @@ import { moveDocument } from '../documents/lifecycle.js';
 import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { SEAL_JOB, type SealField } from './seal-types.js';
+import { SEAL_JOB, type SealField, type SealPdfInput } from './seal-types.js';
+import { sealOffThread } from './seal-worker.js';
+import { AppError } from '../../lib/errors.js';
 import { listFields } from '../fields/fields.repo.js';
 
 /** What sealing needs. */
@@ -41,9 +43,7 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
   );
   const fields = await sealFields(deps, document, signees);
   const trail = await listAudit(deps.db.kysely, documentId);
-  // Loaded on first use: the PDF library is the largest module and only sealing needs it.
-  const { sealPdf } = await import('./seal-pdf.js');
-  const sealed = await sealPdf({
+  const input: SealPdfInput = {
     original: await readAll(deps.storage, document.file),
     signatures,
     fields,
@@ -60,6 +60,14 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     sandbox: deps.sandbox,
     certificate: await deps.certificate(),
     tsaUrl: deps.tsaUrl ?? undefined,
+  };
+  const sealed = await sealOffThread(input).catch(async (err: unknown) => {
+    // Out of time or memory on the sealing thread (a hostile or pathological original): seal
+    // without reading it, the original attached unchanged, rather than retry it for ever.
+    if (!(err instanceof AppError)) throw err;
+    // Loaded on first use: the PDF library is the largest module and only sealing needs it.
+    const { sealPdf } = await import('./seal-pdf.js');
+    return sealPdf(input, { attachOnly: err.message });
   });
   const key = documentFileKey(document.id, 'sealed.pdf');
   const { sha256: hash } = await deps.storage.put(key, Buffer.from(sealed), 'application/pdf');
