@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -9,6 +9,7 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
+import { inkIn as ink, renderPage as render } from '../helpers/pdf-render.js';
 import { signingCall, signingTokenFromMailbox, waitForStatus } from '../helpers/signing.js';
 
 /** A 300 × 100 PNG: white, with a thick dark stroke across its middle (a drawn signature). */
@@ -45,22 +46,6 @@ function strokePng(): string {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-/** A gray render of one page at 72 dpi: 1 pixel = 1 point of the page as displayed. */
-type Render = { width: number; height: number; pixels: Buffer };
-
-/** The share of dark pixels inside a box measured from the top-left, in points. */
-function ink(render: Render, box: { x: number; y: number; width: number; height: number }) {
-  let dark = 0;
-  let all = 0;
-  for (let y = Math.ceil(box.y); y < Math.floor(box.y + box.height); y++) {
-    for (let x = Math.ceil(box.x); x < Math.floor(box.x + box.width); x++) {
-      all++;
-      if (render.pixels[y * render.width + x] < 160) dark++;
-    }
-  }
-  return dark / Math.max(1, all);
-}
-
 describe.each(ENGINES)('sealing fields on %s', (engine) => {
   let ctx: TestContext;
   let owner: Awaited<ReturnType<typeof createUser>>;
@@ -81,26 +66,6 @@ describe.each(ENGINES)('sealing fields on %s', (engine) => {
     const file = path.join(scratch, `${Math.random().toString(36).slice(2)}.pdf`);
     writeFileSync(file, bytes);
     return file;
-  };
-  const render = (file: string, page: number): Render => {
-    const out = path.join(scratch, `render-${page}-${Math.random().toString(36).slice(2)}`);
-    const run = spawnSync('pdftoppm', [
-      '-r',
-      '72',
-      '-gray',
-      '-f',
-      String(page),
-      '-l',
-      String(page),
-      '-singlefile',
-      file,
-      out,
-    ]);
-    expect(run.status).toBe(0);
-    const pgm = readFileSync(`${out}.pgm`);
-    const [, w, h] = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.toString('latin1', 0, 40))!;
-    const headerLength = pgm.toString('latin1', 0, 40).match(/^P5\s+\d+\s+\d+\s+255\s/)![0].length;
-    return { width: Number(w), height: Number(h), pixels: pgm.subarray(headerLength) };
   };
   const pdftotext = (file: string, page: number) =>
     spawnSync('pdftotext', ['-layout', '-f', String(page), '-l', String(page), file, '-'], {

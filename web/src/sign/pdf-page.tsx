@@ -4,7 +4,7 @@ import {
   type PDFDocumentProxy,
   type RenderTask,
 } from 'pdfjs-dist';
-import { useEffect, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 
 /** A page's size in PDF points at scale 1. */
 export type PageSize = { width: number; height: number };
@@ -25,8 +25,10 @@ export function PdfPage(props: {
   size: PageSize;
   /** Width of the column in CSS pixels; 0 until measured. */
   width: number;
+  /** Drawn over the page (the signee's fields), whether or not the page itself is drawn yet. */
+  overlay?: ReactNode;
 }) {
-  const { pdf, pageNumber, pageCount, size, width } = props;
+  const { pdf, pageNumber, pageCount, size, width, overlay } = props;
   const itemRef = useRef<HTMLLIElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const textRef = useRef<HTMLDivElement>(null);
@@ -118,6 +120,7 @@ export function PdfPage(props: {
       </span>
       <canvas ref={canvasRef} className="pdf-canvas" aria-hidden="true" />
       <div ref={textRef} className="textLayer" />
+      {overlay}
       {failed && (
         <p className="page-error" role="alert">
           Page {pageNumber} could not be drawn. Use “Download PDF” to read it.

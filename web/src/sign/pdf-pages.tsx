@@ -1,5 +1,5 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { loadPdf } from './pdf.js';
 import { PdfPage, type PageSize } from './pdf-page.js';
 
@@ -41,7 +41,13 @@ const ZOOM_LEVELS = [1, 1.5, 2, 3];
 const MAX_FIT_WIDTH = 1000;
 
 /** Every page of a PDF as canvases fitted to the column width, with zoom and a download link. */
-export function PdfPages({ url, title }: { url: string; title: string }) {
+export function PdfPages(props: {
+  url: string;
+  title: string;
+  /** What to draw over a page (its fields), given the page's CSS pixels per PDF point. */
+  overlay?: (pageNumber: number, scale: number) => ReactNode;
+}) {
+  const { url, title, overlay } = props;
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
   const [zoomIndex, setZoomIndex] = useState(0);
   const scrollerRef = useRef<HTMLDivElement>(null);
@@ -142,6 +148,7 @@ export function PdfPages({ url, title }: { url: string; title: string }) {
                 pageCount={state.sizes.length}
                 size={size}
                 width={pageWidth}
+                overlay={overlay?.(i + 1, pageWidth > 0 ? pageWidth / size.width : 1)}
               />
             ))}
         </ol>

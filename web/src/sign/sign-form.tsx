@@ -1,11 +1,18 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, failureMessage } from '../shared/http.js';
 import { DrawnSignature } from './drawn-signature.js';
+import type { FieldFilling, Mark } from './field-filling.js';
 import { signDocument, type SignatureInput, type SigningOutcome } from './signing-api.js';
 import { TypedSignature } from './typed-signature.js';
 
 type Mode = 'typed' | 'drawn';
-type Errors = { typed?: string; drawn?: string; consent?: string; form?: string };
+type Errors = {
+  typed?: string;
+  drawn?: string;
+  initials?: string;
+  consent?: string;
+  form?: string;
+};
 
 /** What can end a signing attempt other than a field error the signee can fix. */
 export type SignResult =
@@ -16,6 +23,7 @@ function errorsFromServer(err: ApiError): Errors {
   const errors: Errors = {};
   for (const { path, message } of err.fieldErrors) {
     if (path.includes('consent')) errors.consent = message;
+    else if (path.includes('initials')) errors.initials = message;
     else if (path.includes('text')) errors.typed = message;
     else if (path.includes('image')) errors.drawn = message;
     else errors.form ??= message;
@@ -24,9 +32,28 @@ function errorsFromServer(err: ApiError): Errors {
   return errors;
 }
 
-/** The consent checkbox, drawn or typed signature, and the `Sign document` button. */
-export function SignForm(props: { token: string; onResult: (result: SignResult) => void }) {
-  const { token, onResult } = props;
+/** The fields on the pages, when the document has any: their state and the initials to apply. */
+export type FormFields = {
+  filling: FieldFilling;
+  /** The initials initials fields show; only asked for when there are such fields. */
+  initials: string;
+  onInitialsChange: (initials: string) => void;
+  /** Moves focus to a field on the pages. */
+  focusField: (id: string) => void;
+};
+
+/**
+ * The consent checkbox, drawn or typed signature, and the `Sign document` button; with fields,
+ * the initials and how many required fields are left (the button waits for none).
+ */
+export function SignForm(props: {
+  token: string;
+  onResult: (result: SignResult) => void;
+  /** Told the adopted signature as it changes (null while there is none). */
+  onMarkChange?: (mark: Mark | null) => void;
+  fields?: FormFields;
+}) {
+  const { token, onResult, onMarkChange, fields } = props;
   const [mode, setMode] = useState<Mode>('typed');
   const [typed, setTyped] = useState('');
   const [drawn, setDrawn] = useState<string | null>(null);
@@ -34,6 +61,21 @@ export function SignForm(props: { token: string; onResult: (result: SignResult) 
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
   const typedRef = useRef<HTMLInputElement>(null);
+  const hasInitials = fields?.filling.fields.some((f) => f.type === 'initials') ?? false;
+  const left = fields?.filling.left ?? [];
+
+  useEffect(() => {
+    const text = typed.trim();
+    onMarkChange?.(
+      mode === 'typed'
+        ? text
+          ? { type: 'typed', text }
+          : null
+        : drawn
+          ? { type: 'drawn', image: drawn }
+          : null,
+    );
+  }, [mode, typed, drawn, onMarkChange]);
   const consentRef = useRef<HTMLInputElement>(null);
   const drawRadioRef = useRef<HTMLInputElement>(null);
   const formErrorRef = useRef<HTMLParagraphElement>(null);
@@ -41,6 +83,7 @@ export function SignForm(props: { token: string; onResult: (result: SignResult) 
   const focusFirstError = (e: Errors) => {
     if (e.typed) typedRef.current?.focus();
     else if (e.drawn) drawRadioRef.current?.focus();
+    else if (e.initials) document.getElementById('initials')?.focus();
     else if (e.consent) consentRef.current?.focus();
     else if (e.form) formErrorRef.current?.focus();
   };
@@ -52,6 +95,7 @@ export function SignForm(props: { token: string; onResult: (result: SignResult) 
     if (mode === 'typed' && !typed.trim()) found.typed = 'Type your full name to sign.';
     if (mode === 'drawn' && !drawn)
       found.drawn = 'Draw your signature in the box, or choose “Type”.';
+    if (hasInitials && !fields!.initials.trim()) found.initials = 'Type your initials.';
     if (!consent) found.consent = 'Tick this box to agree to sign electronically.';
     setErrors(found);
     if (Object.keys(found).length > 0) {
@@ -63,7 +107,15 @@ export function SignForm(props: { token: string; onResult: (result: SignResult) 
       mode === 'typed' ? { type: 'typed', text: typed.trim() } : { type: 'drawn', image: drawn! };
     setBusy(true);
     try {
-      const outcome = await signDocument(token, signature);
+      const outcome = await signDocument(token, {
+        signature,
+        ...(fields
+          ? {
+              fields: fields.filling.submitted,
+              ...(hasInitials ? { initials: { type: 'typed', text: fields.initials.trim() } } : {}),
+            }
+          : {}),
+      });
       onResult({ kind: 'signed', outcome });
     } catch (err) {
       setBusy(false);
@@ -132,6 +184,34 @@ export function SignForm(props: { token: string; onResult: (result: SignResult) 
         />
       </div>
 
+      {hasInitials && fields && (
+        <div className="field">
+          <label className="field-label" htmlFor="initials">
+            Your initials
+          </label>
+          <input
+            id="initials"
+            className={`text-input initials-input${errors.initials ? ' invalid' : ''}`}
+            type="text"
+            maxLength={12}
+            spellCheck={false}
+            value={fields.initials}
+            disabled={busy}
+            aria-invalid={errors.initials ? true : undefined}
+            aria-describedby={errors.initials ? 'initials-error' : undefined}
+            onChange={(e) => {
+              fields.onInitialsChange(e.target.value);
+              if (errors.initials) setErrors({ ...errors, initials: undefined });
+            }}
+          />
+          {errors.initials && (
+            <p className="field-error" id="initials-error">
+              {errors.initials}
+            </p>
+          )}
+        </div>
+      )}
+
       <div className={`consent${errors.consent ? ' invalid' : ''}`}>
         <input
           ref={consentRef}
@@ -157,7 +237,32 @@ export function SignForm(props: { token: string; onResult: (result: SignResult) 
         </p>
       )}
 
-      <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
+      {fields && fields.filling.fields.length > 0 && (
+        <div className={`fields-left${left.length === 0 ? ' done' : ''}`}>
+          <p role="status" id="fields-left">
+            {left.length === 0
+              ? 'Every required field is filled.'
+              : `${left.length} required ${left.length === 1 ? 'field' : 'fields'} left to fill on the document.`}
+          </p>
+          {left.length > 0 && (
+            <button
+              type="button"
+              className="button secondary small"
+              onClick={() => fields.focusField(left[0].id)}
+            >
+              Go to the next field
+            </button>
+          )}
+        </div>
+      )}
+
+      <button
+        type="submit"
+        className="button primary"
+        disabled={busy || left.length > 0}
+        aria-busy={busy}
+        aria-describedby={fields && fields.filling.fields.length > 0 ? 'fields-left' : undefined}
+      >
         {busy ? 'Signing…' : 'Sign document'}
       </button>
       {errors.form && (

@@ -37,11 +37,18 @@ export function fetchSigningSession(token: string, signal?: AbortSignal) {
   return requestJson<SigningSession>(base(token), { signal });
 }
 
-/** Signs as this signee with their consent and signature. */
-export function signDocument(token: string, signature: SignatureInput) {
+/** What a signee signs with: their signature, initials for initials fields, their fields' values. */
+export type SignInput = {
+  signature: SignatureInput;
+  initials?: SignatureInput;
+  fields?: { id: string; value: string | boolean }[];
+};
+
+/** Signs as this signee with their consent, signature and the values of their fields. */
+export function signDocument(token: string, input: SignInput) {
   return requestJson<SigningOutcome>(`${base(token)}/sign`, {
     method: 'POST',
-    body: { consent: true, signature },
+    body: { consent: true, ...input },
   });
 }
 

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiError, failureMessage } from '../shared/http.js';
 import { DeclineForm, type DeclineResult } from './decline-form.js';
+import { initialsOf, useFieldFilling, type Mark } from './field-filling.js';
+import { FieldLayer } from './field-layer.js';
 import { SignForm, type SignResult } from './sign-form.js';
 import {
   fetchSigningSession,
@@ -110,8 +112,63 @@ export function SigningApp() {
     );
   }
 
-  const { session, finished } = view;
+  return (
+    <ReadyView token={token!} session={view.session} finished={view.finished} settle={settle} />
+  );
+}
+
+// Focuses a field on the pages (the control inside it, for a checkbox) and brings it into view.
+function focusField(id: string) {
+  const box = document.querySelector<HTMLElement>(`[data-field-id="${CSS.escape(id)}"]`);
+  if (!box) return;
+  const control = box.matches('input, select, button') ? box : box.querySelector('input');
+  box.scrollIntoView({ block: 'center' });
+  control?.focus({ preventScroll: true });
+}
+
+// Takes the signee to where they adopt a signature or type their initials.
+function focusMarkInput(kind: 'signature' | 'initials') {
+  document.getElementById('signing')?.scrollIntoView({ block: 'start' });
+  const typed = document.getElementById('typed-signature');
+  const target =
+    kind === 'initials'
+      ? document.getElementById('initials')
+      : typed && typed.offsetParent !== null
+        ? typed
+        : document.querySelector<HTMLElement>('input[name="signature-mode"][value="drawn"]');
+  target?.focus({ preventScroll: true });
+}
+
+function ReadyView(props: {
+  token: string;
+  session: SigningSession;
+  finished: Finished | null;
+  settle: (result: SignResult | DeclineResult) => void;
+}) {
+  const { token, session, finished, settle } = props;
   const { document: doc, signee } = session;
+  const [signature, setSignature] = useState<Mark | null>(null);
+  const [initials, setInitials] = useState(() => initialsOf(signee.name));
+  const marks = { signature, initials };
+  const filling = useFieldFilling(session.fields, marks);
+  const signing = session.canSign && !finished;
+  const hasFields = session.fields.length > 0 || session.filledFields.length > 0;
+  const overlay = hasFields
+    ? (pageNumber: number, scale: number) => (
+        <FieldLayer
+          pageNumber={pageNumber}
+          scale={scale}
+          filling={filling}
+          others={session.filledFields}
+          pages={session.pages}
+          signee={signee}
+          marks={marks}
+          onNeedMark={focusMarkInput}
+          // Once signed (or when it is not their turn) the page only shows what is there.
+          disabled={!signing}
+        />
+      )
+    : undefined;
   return (
     <PageShell skipToSigning>
       <div className="intro">
@@ -131,7 +188,7 @@ export function SigningApp() {
         )}
         {/* On a phone the panel comes after every page; this is the short way there. */}
         <a className="jump-link" href="#signing">
-          {session.canSign && !finished ? 'Go to signing ↓' : 'Go to your signing status ↓'}
+          {signing ? 'Go to signing ↓' : 'Go to your signing status ↓'}
         </a>
       </div>
       <div className="layout">
@@ -142,16 +199,25 @@ export function SigningApp() {
             </p>
           }
         >
-          <PdfPages url={session.fileUrl} title={doc.name} />
+          <PdfPages url={session.fileUrl} title={doc.name} overlay={overlay} />
         </Suspense>
         <section id="signing" className="panel" aria-labelledby="signing-heading" tabIndex={-1}>
-          {session.canSign && !finished ? (
+          {signing ? (
             <>
               <h2 id="signing-heading" className="panel-heading">
                 Sign as {signee.name}
               </h2>
-              <SignForm token={token!} onResult={settle} />
-              <DeclineForm token={token!} senderName={doc.senderName} onResult={settle} />
+              <SignForm
+                token={token}
+                onResult={settle}
+                onMarkChange={setSignature}
+                fields={
+                  session.fields.length > 0
+                    ? { filling, initials, onInitialsChange: setInitials, focusField }
+                    : undefined
+                }
+              />
+              <DeclineForm token={token} senderName={doc.senderName} onResult={settle} />
             </>
           ) : (
             <StatusPanel

@@ -1,0 +1,103 @@
+import { useCallback, useMemo, useState } from 'react';
+import { initialsOf } from '../../../server/src/modules/fields/field-filling.js';
+import type { SigningSession } from './signing-api.js';
+
+/** One of the signee's own fields, as `GET /api/signing/{token}` answers it. */
+export type SigningField = SigningSession['fields'][number];
+
+/** Another signee's field that already holds a value. */
+export type FilledField = SigningSession['filledFields'][number];
+
+/** A typed name or a drawn PNG data URL: what the signee adopted as signature or initials. */
+export type Mark = { type: 'typed'; text: string } | { type: 'drawn'; image: string };
+
+/** Types whose value the signee gives; signature and initials are applied, the rest the service fills. */
+export const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
+
+const TYPE_NAMES: Record<string, string> = {
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date',
+  name: 'Name',
+  email: 'E-mail',
+  text: 'Text',
+  checkbox: 'Checkbox',
+  dropdown: 'Dropdown',
+};
+
+/** A field's accessible name: its label, or its type. */
+export function fieldName(field: { label: string | null; type: string }): string {
+  return field.label ?? TYPE_NAMES[field.type] ?? field.type;
+}
+
+export { initialsOf };
+
+/** Reading order: page, then top to bottom, then left to right. */
+export function inReadingOrder<T extends { page: number; x: number; y: number }>(fields: T[]): T[] {
+  return [...fields].sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
+}
+
+/**
+ * What the signee has done to their fields: values typed, ticked or chosen, and which
+ * signature and initials fields they applied their marks to. Answers which required fields are
+ * still empty, and the `fields` part of the sign request.
+ */
+export function useFieldFilling(
+  own: SigningField[],
+  marks: { signature: Mark | null; initials: string },
+) {
+  const fields = useMemo(() => inReadingOrder(own), [own]);
+  const [values, setValues] = useState<Record<string, string | boolean>>(() => {
+    const prefilled: Record<string, string | boolean> = {};
+    for (const f of own) {
+      if (SIGNEE_FILLED.has(f.type) && f.value !== null) prefilled[f.id] = f.value;
+    }
+    return prefilled;
+  });
+  const [applied, setApplied] = useState<ReadonlySet<string>>(() => new Set());
+
+  const setValue = useCallback(
+    (id: string, value: string | boolean) => setValues((v) => ({ ...v, [id]: value })),
+    [],
+  );
+  const toggleApplied = useCallback(
+    (id: string) =>
+      setApplied((current) => {
+        const next = new Set(current);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
+
+  const isFilled = useCallback(
+    (f: SigningField): boolean => {
+      switch (f.type) {
+        case 'signature':
+          return applied.has(f.id) && marks.signature !== null;
+        case 'initials':
+          return applied.has(f.id) && marks.initials.trim() !== '';
+        case 'date':
+        case 'name':
+        case 'email':
+          return true;
+        default: {
+          const value = values[f.id];
+          return value !== undefined && value !== false && String(value).trim() !== '';
+        }
+      }
+    },
+    [applied, marks.signature, marks.initials, values],
+  );
+
+  // Signature and initials are always required (decisions §8); the others when marked so.
+  const left = fields.filter((f) => f.required && !isFilled(f));
+  const submitted = fields
+    .filter((f) => SIGNEE_FILLED.has(f.type) && values[f.id] !== undefined)
+    .map((f) => ({ id: f.id, value: values[f.id] }));
+
+  return { fields, values, setValue, applied, toggleApplied, isFilled, left, submitted };
+}
+
+/** The state and actions useFieldFilling answers. */
+export type FieldFilling = ReturnType<typeof useFieldFilling>;

@@ -1,0 +1,200 @@
+import type { CSSProperties } from 'react';
+import {
+  fieldName,
+  type FieldFilling,
+  type FilledField,
+  type Mark,
+  type SigningField,
+} from './field-filling.js';
+
+type PageSize = { width: number; height: number };
+
+/** What the layer needs beyond the fields: the marks to show and what to do without one. */
+export type FieldLayerProps = {
+  filling: FieldFilling;
+  others: FilledField[];
+  pages: PageSize[];
+  signee: { name: string; email: string };
+  marks: { signature: Mark | null; initials: string };
+  /** Called when a signature or initials field is clicked before there is a mark to apply. */
+  onNeedMark: (kind: 'signature' | 'initials') => void;
+  disabled: boolean;
+};
+
+const MAX_TEXT_VALUE = 1000;
+
+// A box in percentages of its page, so it follows the page through every zoom level.
+function place(
+  f: { page: number; x: number; y: number; width: number; height: number },
+  page: PageSize,
+): CSSProperties {
+  return {
+    left: `${(f.x / page.width) * 100}%`,
+    top: `${(f.y / page.height) * 100}%`,
+    width: `${(f.width / page.width) * 100}%`,
+    height: `${(f.height / page.height) * 100}%`,
+  };
+}
+
+// Text about as high as the box allows, in CSS pixels at this zoom; never below readable.
+const fontFor = (height: number, scale: number): CSSProperties => ({
+  fontSize: `${Math.max(9, Math.min(height * 0.62, 16) * scale)}px`,
+});
+
+function MarkView({ mark, kind }: { mark: Mark | string; kind: string }) {
+  if (typeof mark === 'string') return <span className="field-mark-text">{mark}</span>;
+  if (mark.type === 'typed') return <span className="field-mark-text">{mark.text}</span>;
+  return <img className="field-mark-image" src={mark.image} alt={`Your drawn ${kind}`} />;
+}
+
+/** The fields of one page, over the drawn page: the signee's own as controls, others' values as text. */
+export function FieldLayer(props: FieldLayerProps & { pageNumber: number; scale: number }) {
+  const { filling, others, pages, signee, marks, pageNumber, scale, disabled } = props;
+  const page = pages[pageNumber - 1];
+  if (!page) return null;
+  const own = filling.fields.filter((f) => f.page === pageNumber);
+  const filled = others.filter((f) => f.page === pageNumber);
+  if (own.length === 0 && filled.length === 0) return null;
+  return (
+    <div className="field-layer">
+      {filled.map((f) => (
+        <span
+          key={f.id}
+          className="field-box field-other"
+          style={{ ...place(f, page), ...fontFor(f.height, scale) }}
+        >
+          <span className="visually-hidden">
+            {fieldName(f)}, filled by {f.signeeName}:{' '}
+          </span>
+          {f.type === 'checkbox'
+            ? f.value
+              ? '✓'
+              : ''
+            : f.value === 'drawn'
+              ? `Signed by ${f.signeeName}`
+              : String(f.value)}
+        </span>
+      ))}
+      {own.map((f) => (
+        <OwnField
+          key={f.id}
+          field={f}
+          style={{ ...place(f, page), ...fontFor(f.height, scale) }}
+          {...{ filling, signee, marks, disabled, onNeedMark: props.onNeedMark }}
+        />
+      ))}
+    </div>
+  );
+}
+
+function OwnField(props: {
+  field: SigningField;
+  style: CSSProperties;
+  filling: FieldFilling;
+  signee: { name: string; email: string };
+  marks: { signature: Mark | null; initials: string };
+  onNeedMark: (kind: 'signature' | 'initials') => void;
+  disabled: boolean;
+}) {
+  const { field: f, style, filling, signee, marks, disabled } = props;
+  const name = fieldName(f);
+  const filled = filling.isFilled(f);
+  const className = `field-box field-own field-${f.type}${filled ? ' filled' : ''}${f.required ? ' required' : ''}`;
+  const common = { 'data-field-id': f.id, 'data-field-type': f.type };
+  switch (f.type) {
+    case 'signature':
+    case 'initials': {
+      const mark = f.type === 'signature' ? marks.signature : marks.initials.trim() || null;
+      const applied = filling.applied.has(f.id);
+      return (
+        <button
+          type="button"
+          className={className}
+          style={style}
+          aria-label={name}
+          aria-pressed={applied}
+          disabled={disabled}
+          onClick={() => {
+            // Without a mark yet the field stays chosen and shows it as soon as there is one.
+            if (!mark) {
+              if (!applied) filling.toggleApplied(f.id);
+              props.onNeedMark(f.type === 'signature' ? 'signature' : 'initials');
+            } else filling.toggleApplied(f.id);
+          }}
+          {...common}
+        >
+          {applied && mark ? (
+            <MarkView mark={mark} kind={f.type} />
+          ) : (
+            <span className="field-prompt">{f.type === 'signature' ? 'Sign here' : 'Initial'}</span>
+          )}
+        </button>
+      );
+    }
+    case 'date':
+    case 'name':
+    case 'email': {
+      const value =
+        f.type === 'date'
+          ? new Date().toLocaleDateString()
+          : f.type === 'name'
+            ? signee.name
+            : signee.email;
+      return (
+        <span className={className} style={style} {...common}>
+          <span className="visually-hidden">{name}, filled in when you sign: </span>
+          {value}
+        </span>
+      );
+    }
+    case 'checkbox':
+      return (
+        <span className={className} style={style} {...common}>
+          <input
+            type="checkbox"
+            aria-label={name}
+            aria-required={f.required || undefined}
+            checked={filling.values[f.id] === true}
+            disabled={disabled}
+            onChange={(e) => filling.setValue(f.id, e.target.checked)}
+          />
+        </span>
+      );
+    case 'dropdown':
+      return (
+        <select
+          className={className}
+          style={style}
+          aria-label={name}
+          aria-required={f.required || undefined}
+          value={typeof filling.values[f.id] === 'string' ? (filling.values[f.id] as string) : ''}
+          disabled={disabled}
+          onChange={(e) => filling.setValue(f.id, e.target.value)}
+          {...common}
+        >
+          <option value="">{f.required ? 'Choose…' : '(none)'}</option>
+          {(f.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      );
+    default:
+      return (
+        <input
+          type="text"
+          className={className}
+          style={style}
+          aria-label={name}
+          aria-required={f.required || undefined}
+          maxLength={MAX_TEXT_VALUE}
+          placeholder={f.label ?? undefined}
+          value={typeof filling.values[f.id] === 'string' ? (filling.values[f.id] as string) : ''}
+          disabled={disabled}
+          onChange={(e) => filling.setValue(f.id, e.target.value)}
+          {...common}
+        />
+      );
+  }
+}
