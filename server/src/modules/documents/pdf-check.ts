@@ -6,7 +6,14 @@ export type PdfVerdict = 'pdf' | 'not_pdf' | 'encrypted';
 const ENCRYPT = /\/Encrypt\b/;
 
 /** Bytes kept from an upload's start and end while it streamed to storage. */
-export type UploadEnds = { head: Buffer; tail: Buffer };
+export type UploadEnds = {
+  head: Buffer;
+  tail: Buffer;
+  /** The whole file when it is small (up to WHOLE_BYTES): nothing needs to read it back. */
+  whole: Buffer | null;
+};
+
+const WHOLE_BYTES = 256 * 1024;
 
 const HEAD_BYTES = 1024;
 // The cross-reference section of a PDF under a few hundred objects lies in its last 64 KiB.
@@ -20,8 +27,13 @@ export function createEndsKeeper() {
   let head = Buffer.alloc(0);
   let tail: Buffer[] = [];
   let tailLength = 0;
+  let whole: Buffer[] | null = [];
+  let wholeLength = 0;
   return {
     add(chunk: Buffer) {
+      wholeLength += chunk.length;
+      if (wholeLength > WHOLE_BYTES) whole = null;
+      else whole?.push(chunk);
       if (head.length < HEAD_BYTES) {
         head = Buffer.concat([head, chunk.subarray(0, HEAD_BYTES - head.length)]);
       }
@@ -32,7 +44,11 @@ export function createEndsKeeper() {
     ends(): UploadEnds {
       const all = Buffer.concat(tail, tailLength);
       tail = [all];
-      return { head, tail: all.subarray(Math.max(0, all.length - TAIL_BYTES)) };
+      return {
+        head,
+        tail: all.subarray(Math.max(0, all.length - TAIL_BYTES)),
+        whole: whole && Buffer.concat(whole, wholeLength),
+      };
     },
   };
 }

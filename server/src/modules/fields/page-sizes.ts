@@ -11,6 +11,11 @@ const MAX_PAGES = 10_000;
  */
 const INLINE_BYTES = 256 * 1024;
 
+// Integrators send the same template again and again: its pages are read once. Keyed by the
+// file's SHA-256, which storage computed while it wrote the upload; a few hundred small arrays.
+const known = new Map<string, PageSize[]>();
+const KNOWN_MAX = 500;
+
 // Created on first use; unref'd, so it never keeps the process alive.
 let worker: ReturnType<typeof createBoundedWorker<{ bytes: Uint8Array }, PageSize[]>> | undefined;
 
@@ -19,7 +24,9 @@ let worker: ReturnType<typeof createBoundedWorker<{ bytes: Uint8Array }, PageSiz
  * points rounded to 1/100. A file it cannot read is a 422 on `file`; so is one that takes over
  * 10 s or 256 MB to read.
  */
-export async function readPageSizes(bytes: Uint8Array): Promise<PageSize[]> {
+export async function readPageSizes(bytes: Uint8Array, sha256?: string): Promise<PageSize[]> {
+  const cached = sha256 ? known.get(sha256) : undefined;
+  if (cached) return cached.map((p) => ({ ...p }));
   let pages: PageSize[];
   try {
     if (bytes.length <= INLINE_BYTES) {
@@ -45,6 +52,13 @@ export async function readPageSizes(bytes: Uint8Array): Promise<PageSize[]> {
     throw new AppError('validation_failed', detail, {
       errors: [{ path: 'file', message: detail }],
     });
+  }
+  if (sha256) {
+    if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!);
+    known.set(
+      sha256,
+      pages.map((p) => ({ ...p })),
+    );
   }
   return pages;
 }

@@ -39,12 +39,16 @@ export async function prepareFields(
   storage: Storage,
   upload: StoredUpload,
   placed: PlacedFields,
-  options: { signeeCount: number },
+  options: {
+    signeeCount: number;
+    /** The file's bytes when the upload kept them; else they are read from storage. */
+    bytes?: Buffer | null;
+  },
 ): Promise<{ fields?: PlacedField[]; pageSizes?: PageSize[] }> {
   if (placed.fields.length === 0 && !placed.textTags) return {};
-  const bytes = await readAll(storage, upload.key);
+  const bytes = options.bytes ?? (await readAll(storage, upload.key));
   if (!placed.textTags) {
-    const pageSizes = await readPageSizes(bytes);
+    const pageSizes = await readPageSizes(bytes, upload.sha256);
     const errors = placementErrors(placed.fields, pageSizes);
     if (errors.length > 0) throw validationError(errors);
     return { fields: placed.fields, pageSizes };
