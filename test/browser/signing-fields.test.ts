@@ -195,6 +195,9 @@ describe.each(ENGINES)('signing a document with fields in Chromium on %s', (engi
     await page.keyboard.type('Research');
     await page.getByRole('checkbox', { name: /I agree to sign electronically/ }).check();
     await expect.poll(() => signButton.isDisabled()).toBe(false);
+    await page
+      .locator('.pdf-page[data-page-number="1"]')
+      .screenshot({ path: `test-results/screenshots/signing-fields-${engine}-page1-375.png` });
     await screenshotBothWidths(page, `signing-fields-${engine}-filled`);
     await signButton.focus();
     await page.keyboard.press('Enter');
