@@ -1,12 +1,12 @@
 import { ApiError, readJsonResponse, type FieldError } from '../shared/http.js';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Calls the service with the session cookie: a JSON body, a multipart form, or nothing.
  * Returns the parsed JSON (undefined for 204) or throws the shared ApiError. The shared
  * requestJson only speaks GET and POST with JSON, which the signing page needs; the dashboard
- * also patches, deletes and uploads.
+ * also puts, patches, deletes and uploads.
  */
 export async function api<T>(
   url: string,

@@ -1,5 +1,6 @@
 import type * as Api from '../../../server/src/api-types.js';
 import { api } from './api.js';
+import type { FieldInput } from './prepare-fields.js';
 
 // Every route the dashboard calls, with what it sends and what it gets back, in the server's
 // own types (server/src/api-types.ts): a caller names a route by its literal path, and a
@@ -64,7 +65,12 @@ type Routes = {
   };
   'GET /api/documents': { res: Api.DocumentPage };
   'POST /api/documents/quick-create': { form: FormData; res: Api.QuickCreateResult };
-  'GET /api/documents/{documentId}': { res: Api.DocumentWithSignees };
+  'GET /api/documents/{documentId}': { res: Api.DocumentDetail };
+  'GET /api/documents/{documentId}/fields': { res: { fields: Api.Field[] } };
+  'PUT /api/documents/{documentId}/fields': {
+    body: { fields: FieldInput[] };
+    res: { fields: Api.Field[] };
+  };
   'GET /api/documents/{documentId}/audit-trail': { res: { auditTrail: Api.AuditEntry[] } };
   'POST /api/documents/{documentId}/send-for-signing': { res: Api.SendForSigningResult };
   'POST /api/documents/{documentId}/remind': { res: Api.SendForSigningResult };
@@ -98,7 +104,10 @@ export function call<K extends Route>(
       : [Options<K>?]
     : [Options<K>]
 ): Promise<Routes[K]['res']> {
-  const [method, template] = route.split(' ') as ['GET' | 'POST' | 'PATCH' | 'DELETE', string];
+  const [method, template] = route.split(' ') as [
+    'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    string,
+  ];
   const params = (options?.params ?? {}) as Record<string, string>;
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
     encodeURIComponent(params[name]),

@@ -1,5 +1,5 @@
 import { call } from './dashboard-api.js';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { asApiError } from './api.js';
 import { LoginPage, SignupPage } from './auth-pages.js';
 import { ApiKeysPage } from './api-keys-page.js';
@@ -17,6 +17,11 @@ import { WebhookDeliveriesPage } from './webhook-deliveries-page.js';
 import { WebhooksPage } from './webhooks-page.js';
 
 type Loaded = { meta: Meta; user: User | null };
+
+// The Prepare view brings pdf.js: loaded when first opened, not with every dashboard page.
+const PreparePage = lazy(async () => ({
+  default: (await import('./prepare-page.js')).PreparePage,
+}));
 
 /** The dashboard: loads who is logged in, then shows the page for the current URL. */
 export function DashboardApp() {
@@ -133,6 +138,14 @@ function Route(props: { path: string }): ReactNode {
   }
   if (path === '/app/documents') return <DocumentsPage />;
   if (path === '/app/documents/new') return <UploadPage />;
+  const prepare = matchPath('/app/documents/:id/prepare', path);
+  if (prepare) {
+    return (
+      <Suspense fallback={<p className="loading">Loading…</p>}>
+        <PreparePage key={prepare.id} documentId={prepare.id} />
+      </Suspense>
+    );
+  }
   const doc = matchPath('/app/documents/:id', path);
   if (doc) return <DocumentDetailPage key={doc.id} documentId={doc.id} />;
   if (path === '/app/api-keys') return <ApiKeysPage />;

@@ -1,6 +1,8 @@
 import { call } from './dashboard-api.js';
 import { useState } from 'react';
+import type { ApiError } from '../shared/http.js';
 import { asApiError } from './api.js';
+import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
 import type { AuditEntry, Delivered, Signee } from './types.js';
@@ -28,16 +30,21 @@ export function DocumentDetailPage(props: { documentId: string }) {
   const [deliveries, setDeliveries] = useState<Delivered[] | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // Sending refused because a signee has no signature field: said with who, and where to fix it.
+  const [missing, setMissing] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function run(label: string, action: () => Promise<void>) {
     setBusy(true);
     setNotice(null);
     setFailure(null);
+    setMissing(null);
     try {
       await action();
     } catch (err) {
-      setFailure(`${label} failed: ${asApiError(err).message}`);
+      const e = asApiError(err);
+      if (e.code === 'signature_field_missing') setMissing(e);
+      else setFailure(`${label} failed: ${e.message}`);
     } finally {
       setBusy(false);
     }
@@ -78,8 +85,11 @@ export function DocumentDetailPage(props: { documentId: string }) {
     );
   }
   if (!detail.data) return <p className="loading">Loading…</p>;
-  const { document: doc, signees } = detail.data;
+  const { document: doc, signees, fields } = detail.data;
   const sealed = doc.status === 'signed';
+  const draft = doc.status === 'draft';
+  const unsigned = draft ? signeesWithoutSignature(fields, signees) : [];
+  const prepareUrl = `/app/documents/${doc.id}/prepare`;
 
   return (
     <>
@@ -127,8 +137,19 @@ export function DocumentDetailPage(props: { documentId: string }) {
           <a className="button secondary" href={doc.downloadUrl} download>
             {sealed ? 'Download sealed PDF' : 'Download original PDF'}
           </a>
-          {doc.status === 'draft' && (
-            <button type="button" className="button primary" disabled={busy} onClick={send}>
+          {draft && (
+            <Link className="button secondary" to={prepareUrl}>
+              Prepare fields
+            </Link>
+          )}
+          {draft && (
+            <button
+              type="button"
+              className="button primary"
+              disabled={busy}
+              aria-describedby={unsigned.length > 0 ? 'send-warning' : undefined}
+              onClick={send}
+            >
               Send for signing
             </button>
           )}
@@ -155,8 +176,38 @@ export function DocumentDetailPage(props: { documentId: string }) {
             />
           )}
         </div>
+        {draft && fields.length > 0 && (
+          <p className="muted">
+            {fields.length} {fields.length === 1 ? 'field' : 'fields'} placed on the pages.
+          </p>
+        )}
+        {unsigned.length > 0 && !missing && (
+          <p className="warning-text" id="send-warning">
+            Sending will be refused: {unsigned.map((s) => s.name).join(', ')}{' '}
+            {unsigned.length === 1 ? 'has' : 'have'} no signature field.{' '}
+            <Link to={prepareUrl}>Add one in Prepare fields</Link>.
+          </p>
+        )}
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={failure} />
+        {missing && (
+          <div className="form-error" role="alert">
+            <p>
+              <strong>Not sent:</strong> {missing.message}
+            </p>
+            {missing.fieldErrors.length > 0 && (
+              <ul>
+                {missing.fieldErrors.map((e) => (
+                  <li key={e.path}>{e.message}</li>
+                ))}
+              </ul>
+            )}
+            <p>
+              Nothing was sent and no credits were used. <Link to={prepareUrl}>Prepare fields</Link>{' '}
+              to give every signee a signature field.
+            </p>
+          </div>
+        )}
       </section>
       {deliveries && (
         <section className="card" aria-labelledby="delivery-results">
