@@ -17,7 +17,7 @@ import type {
   sendResponse,
   signeeSchema,
 } from './modules/documents/documents.schemas.js';
-import type { fieldSchema } from './modules/fields/fields.schemas.js';
+import type { fieldSchema, putFieldsBody } from './modules/fields/fields.schemas.js';
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
 import type {
@@ -82,6 +82,8 @@ export type DocumentWithSignees = Out<typeof documentWithSigneesSchema>;
 export type DocumentDetail = Out<typeof documentDetailSchema>;
 /** A field on a document's page. */
 export type Field = Out<typeof fieldSchema>;
+/** PUT /api/documents/{id}/fields: the fields that replace a draft's, as sent. */
+export type PutFieldsBody = z.input<typeof putFieldsBody>;
 /** One invitation's result in send-for-signing and remind. */
 export type InvitationDelivery = Out<typeof invitationDeliverySchema>;
 /** POST /api/documents/quick-create. */

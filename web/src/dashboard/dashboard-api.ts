@@ -1,6 +1,5 @@
 import type * as Api from '../../../server/src/api-types.js';
 import { api } from './api.js';
-import type { FieldInput } from './prepare-fields.js';
 
 // Every route the dashboard calls, with what it sends and what it gets back, in the server's
 // own types (server/src/api-types.ts): a caller names a route by its literal path, and a
@@ -68,7 +67,7 @@ type Routes = {
   'GET /api/documents/{documentId}': { res: Api.DocumentDetail };
   'GET /api/documents/{documentId}/fields': { res: { fields: Api.Field[] } };
   'PUT /api/documents/{documentId}/fields': {
-    body: { fields: FieldInput[] };
+    body: Api.PutFieldsBody;
     res: { fields: Api.Field[] };
   };
   'GET /api/documents/{documentId}/audit-trail': { res: { auditTrail: Api.AuditEntry[] } };

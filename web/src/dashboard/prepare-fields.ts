@@ -30,11 +30,7 @@ export type DraftField = {
 };
 
 /** What `PUT …/fields` takes for one field. */
-export type FieldInput = Pick<
-  Api.Field,
-  'signeeId' | 'type' | 'page' | 'x' | 'y' | 'width' | 'height'
-> &
-  Partial<Pick<Api.Field, 'required' | 'label' | 'options' | 'value'>> & { id?: string };
+export type FieldInput = Api.PutFieldsBody['fields'][number];
 
 /** The types in the order the palette offers them. */
 export const FIELD_TYPES: FieldType[] = [
