@@ -88,7 +88,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         await requirePdf(deps.storage, upload, parts.ends);
         const prepared = await prepareFields(deps.storage, upload, placed, {
           signeeCount: fields.data.signees.length,
-          bytes: parts.ends?.whole,
+          kept: parts.ends?.whole,
         });
         const fingerprint = requestFingerprint([
           request.url,

@@ -9,8 +9,11 @@ const ENCRYPT = /\/Encrypt\b/;
 export type UploadEnds = {
   head: Buffer;
   tail: Buffer;
-  /** The whole file when it is small (up to WHOLE_BYTES): nothing needs to read it back. */
-  whole: Buffer | null;
+  /**
+   * The whole file when it is small (up to WHOLE_BYTES), joined only when asked for: nothing
+   * needs to read it back.
+   */
+  whole: () => Buffer | null;
 };
 
 const WHOLE_BYTES = 256 * 1024;
@@ -47,7 +50,7 @@ export function createEndsKeeper() {
       return {
         head,
         tail: all.subarray(Math.max(0, all.length - TAIL_BYTES)),
-        whole: whole && Buffer.concat(whole, wholeLength),
+        whole: () => whole && Buffer.concat(whole, wholeLength),
       };
     },
   };

@@ -42,11 +42,11 @@ export async function prepareFields(
   options: {
     signeeCount: number;
     /** The file's bytes when the upload kept them; else they are read from storage. */
-    bytes?: Buffer | null;
+    kept?: () => Buffer | null;
   },
 ): Promise<{ fields?: PlacedField[]; pageSizes?: PageSize[] }> {
   if (placed.fields.length === 0 && !placed.textTags) return {};
-  const bytes = options.bytes ?? (await readAll(storage, upload.key));
+  const bytes = options.kept?.() ?? (await readAll(storage, upload.key));
   if (!placed.textTags) {
     const pageSizes = await readPageSizes(bytes, upload.sha256);
     const errors = placementErrors(placed.fields, pageSizes);
