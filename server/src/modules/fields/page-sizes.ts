@@ -25,8 +25,8 @@ let worker: ReturnType<typeof createBoundedWorker<{ bytes: Uint8Array }, PageSiz
  * 10 s or 256 MB to read.
  */
 export async function readPageSizes(bytes: Uint8Array, sha256?: string): Promise<PageSize[]> {
-  const cached = sha256 ? known.get(sha256) : undefined;
-  if (cached) return cached.map((p) => ({ ...p }));
+  const cached = sha256 ? knownPageSizes(sha256) : null;
+  if (cached) return cached;
   let pages: PageSize[];
   try {
     if (bytes.length <= INLINE_BYTES) {
@@ -61,6 +61,11 @@ export async function readPageSizes(bytes: Uint8Array, sha256?: string): Promise
     );
   }
   return pages;
+}
+
+/** The page sizes of a file read before, by its SHA-256; null when it was not. */
+export function knownPageSizes(sha256: string): PageSize[] | null {
+  return known.get(sha256)?.map((p) => ({ ...p })) ?? null;
 }
 
 /** readPageSizes on this thread, for small files and for the worker. */

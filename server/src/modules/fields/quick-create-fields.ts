@@ -4,7 +4,7 @@ import { readAll, type Storage } from '../storage/storage.js';
 import type { PageSize } from './field-types.js';
 import { placementErrors, type FieldDraft } from './fields.schemas.js';
 import { parseFieldsPart } from './fields.service.js';
-import { readPageSizes } from './page-sizes.js';
+import { knownPageSizes, readPageSizes } from './page-sizes.js';
 import { scanTextTagsOffThread } from './text-tags-worker.js';
 
 /** A quick-create field before its signee has an id: the signee by position. */
@@ -46,15 +46,16 @@ export async function prepareFields(
   },
 ): Promise<{ fields?: PlacedField[]; pageSizes?: PageSize[] }> {
   if (placed.fields.length === 0 && !placed.textTags) return {};
-  const bytes = options.kept?.() ?? (await readAll(storage, upload.key));
+  const read = async () => options.kept?.() ?? (await readAll(storage, upload.key));
   if (!placed.textTags) {
-    const pageSizes = await readPageSizes(bytes, upload.sha256);
+    const pageSizes =
+      knownPageSizes(upload.sha256) ?? (await readPageSizes(await read(), upload.sha256));
     const errors = placementErrors(placed.fields, pageSizes);
     if (errors.length > 0) throw validationError(errors);
     return { fields: placed.fields, pageSizes };
   }
   // Text tags: one pass of pdf.js gives the tags and the pages' sizes.
-  const scan = await scanTextTagsOffThread(bytes, { signeeCount: options.signeeCount });
+  const scan = await scanTextTagsOffThread(await read(), { signeeCount: options.signeeCount });
   const errors = [
     ...placementErrors(placed.fields, scan.pages),
     ...scan.problems.map((p) => ({
