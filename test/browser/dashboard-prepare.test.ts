@@ -166,6 +166,26 @@ describe.each(ENGINES)('dashboard: prepare fields on %s', (engine) => {
     await expect(
       page.getByRole('button', { name: /^Page 2/ }).getAttribute('aria-current'),
     ).resolves.toBe('true');
+    // Each page's thumbnail is drawn (ink on its canvas), and page 2's marks the new field.
+    const thumbs = page.locator('.page-thumb');
+    await expect.poll(() => thumbs.count()).toBe(2);
+    await expect
+      .poll(() => page.locator('.page-thumb[data-drawn="true"]').count(), { timeout: 10_000 })
+      .toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const dark = await thumbs
+        .nth(i)
+        .locator('canvas')
+        .evaluate((c: HTMLCanvasElement) => {
+          const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+          let n = 0;
+          // At 72 px wide a page's text is a few grey pixels high: count anything not white.
+          for (let p = 0; p < data.length; p += 4) if (data[p + 3] > 0 && data[p] < 224) n++;
+          return n;
+        });
+      expect(dark, `thumbnail of page ${i + 1}`).toBeGreaterThan(10);
+    }
+    expect(await thumbs.nth(1).locator('.page-thumb-mark').count()).toBe(1);
     // Where it was dropped, in points: the field is centred there (180 × 48 by default).
     const scale = target!.width / PAGE.width;
     const centre = { x: drop.x / scale, y: drop.y / scale };
@@ -222,6 +242,15 @@ describe.each(ENGINES)('dashboard: prepare fields on %s', (engine) => {
     await page.getByRole('link', { name: '← Back to the document' }).click();
     await page.getByRole('group', { name: 'Leave without saving?' }).waitFor();
     await page.getByRole('button', { name: 'Stay' }).click();
+    await expect(saveState.textContent()).resolves.toBe('Unsaved changes');
+    // So do the header's links.
+    await page
+      .getByRole('navigation')
+      .getByRole('link', { name: 'Documents', exact: true })
+      .click();
+    await page.getByRole('group', { name: 'Leave without saving?' }).waitFor();
+    await page.getByRole('button', { name: 'Stay' }).click();
+    expect(new URL(page.url()).pathname).toMatch(/\/prepare$/);
     await expect(saveState.textContent()).resolves.toBe('Unsaved changes');
 
     await page.getByRole('button', { name: 'Save fields' }).click();

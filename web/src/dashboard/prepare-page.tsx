@@ -22,7 +22,7 @@ import { FieldLayer, type LayerActions, type PageHit } from './prepare-layer.js'
 import { Palette, PageList, type PaletteActions } from './prepare-palette.js';
 import { FieldPanel } from './prepare-panel.js';
 import { PrepareSheet, useElementWidth, usePdf } from './prepare-pdf.js';
-import { Link, navigate } from './router.js';
+import { Link, navigate, setLeaveGuard } from './router.js';
 import type { SignetDocument } from './types.js';
 import { ErrorMessage, PageTitle, StatusMessage } from './ui.js';
 import { useLoad } from './use-load.js';
@@ -111,7 +111,8 @@ function Editor(props: {
   const [failure, setFailure] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const [leaving, setLeaving] = useState(false);
+  // Where the user asked to go while changes were unsaved: asked to confirm, in the bar.
+  const [leaving, setLeaving] = useState<string | null>(null);
   const [ghost, setGhost] = useState<{
     type: FieldType;
     signeeId: string;
@@ -137,7 +138,15 @@ function Editor(props: {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
+    // The dashboard's own links (the back link, the header) ask in the bar instead.
+    setLeaveGuard((to) => {
+      setLeaving(to);
+      return false;
+    });
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      setLeaveGuard(null);
+    };
   }, [dirty]);
 
   // Side by side, the page most in view is the current one: the palette adds to what is seen.
@@ -369,30 +378,23 @@ function Editor(props: {
                 type="button"
                 className="button danger small"
                 autoFocus
-                onClick={() => navigate(back)}
+                onClick={() => {
+                  setLeaveGuard(null);
+                  navigate(leaving);
+                }}
               >
                 Leave
               </button>
               <button
                 type="button"
                 className="button secondary small"
-                onClick={() => setLeaving(false)}
+                onClick={() => setLeaving(null)}
               >
                 Stay
               </button>
             </span>
           ) : (
-            <Link
-              to={back}
-              onClick={(e) => {
-                if (dirty) {
-                  e.preventDefault();
-                  setLeaving(true);
-                }
-              }}
-            >
-              ← Back to the document
-            </Link>
+            <Link to={back}>← Back to the document</Link>
           )}
           <span className={`save-state${dirty ? ' unsaved' : ''}`} role="status">
             {saving ? 'Saving…' : dirty ? 'Unsaved changes' : 'All changes saved'}
@@ -451,9 +453,11 @@ function Editor(props: {
       <div className="prepare-grid">
         <div className="prepare-side">
           <Palette signees={signees} currentPage={currentPage} actions={palette} />
-          {sizes.length > 0 && (
+          {pdf.kind === 'ready' && sizes.length > 0 && (
             <PageList
-              pageCount={sizes.length}
+              pdf={pdf.pdf}
+              sizes={sizes}
+              signees={signees}
               fields={fields}
               currentPage={currentPage}
               choose={choosePage}

@@ -1,3 +1,4 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useRef, type CSSProperties, type PointerEvent } from 'react';
 import { autoScroll } from './prepare-layer.js';
 import {
@@ -6,8 +7,10 @@ import {
   TYPE_NAMES,
   type DraftField,
   type FieldType,
+  type PageSize,
   type Signee,
 } from './prepare-fields.js';
+import { PageThumbnail } from './prepare-pdf.js';
 
 /** What the palette asks of the editor. */
 export type PaletteActions = {
@@ -122,18 +125,21 @@ function PaletteButton(props: { type: FieldType; signee: Signee; actions: Palett
 
 /** The pages, with how many fields each has: choosing one makes it the page fields go to. */
 export function PageList(props: {
-  pageCount: number;
+  pdf: PDFDocumentProxy;
+  sizes: PageSize[];
+  signees: Signee[];
   fields: DraftField[];
   currentPage: number;
   choose: (pageNumber: number) => void;
 }) {
-  const pages = Array.from({ length: props.pageCount }, (_, i) => i + 1);
+  const pages = props.sizes.map((_, i) => i + 1);
   return (
     <nav className="card prepare-pages-nav" aria-labelledby="page-list-heading">
       <h2 id="page-list-heading">Pages</h2>
       <ol className="page-list">
         {pages.map((n) => {
-          const count = props.fields.filter((f) => f.page === n).length;
+          const onPage = props.fields.filter((f) => f.page === n);
+          const count = onPage.length;
           return (
             <li key={n}>
               <button
@@ -142,7 +148,20 @@ export function PageList(props: {
                 aria-current={props.currentPage === n ? 'true' : undefined}
                 onClick={() => props.choose(n)}
               >
-                Page {n}
+                <PageThumbnail
+                  pdf={props.pdf}
+                  pageNumber={n}
+                  size={props.sizes[n - 1]}
+                  marks={onPage.map((f) => ({
+                    key: f.key,
+                    x: f.x,
+                    y: f.y,
+                    width: f.width,
+                    height: f.height,
+                    colour: colourOf(props.signees, f.signeeId),
+                  }))}
+                />
+                <span className="page-chip-name">Page {n}</span>
                 <span className="page-chip-count">
                   {count} {count === 1 ? 'field' : 'fields'}
                 </span>

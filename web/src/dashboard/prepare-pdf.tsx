@@ -183,3 +183,94 @@ export function PrepareSheet(props: {
     </li>
   );
 }
+
+/** Thumbnail width in CSS pixels. */
+const THUMB_WIDTH = 72;
+
+/**
+ * A small picture of a page, drawn once when it first comes near the view (a long document's
+ * thumbnails are not all drawn at once), with its fields as marks in their signees' colours.
+ */
+export function PageThumbnail(props: {
+  pdf: PDFDocumentProxy;
+  pageNumber: number;
+  size: PageSize;
+  marks: Array<{
+    key: string;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    colour: string;
+  }>;
+}) {
+  const { pdf, pageNumber, size } = props;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [near, setNear] = useState(false);
+  const [drawn, setDrawn] = useState(false);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas || near) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: '200px' },
+    );
+    observer.observe(canvas);
+    return () => observer.disconnect();
+  }, [near]);
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas || !near) return;
+    let cancelled = false;
+    let task: RenderTask | null = null;
+    const draw = async () => {
+      const page = await pdf.getPage(pageNumber);
+      if (cancelled) return;
+      const viewport = page.getViewport({ scale: THUMB_WIDTH / size.width });
+      const scale = window.devicePixelRatio || 1;
+      canvas.width = Math.floor(viewport.width * scale);
+      canvas.height = Math.floor(viewport.height * scale);
+      task = page.render({
+        canvas,
+        viewport,
+        transform: scale === 1 ? undefined : [scale, 0, 0, scale, 0, 0],
+      });
+      await task.promise;
+      if (!cancelled) setDrawn(true);
+    };
+    draw().catch(() => undefined);
+    return () => {
+      cancelled = true;
+      task?.cancel();
+    };
+  }, [near, pdf, pageNumber, size.width]);
+
+  const percent = (v: number, of: number) => `${(v / of) * 100}%`;
+  return (
+    <span
+      className="page-thumb"
+      style={{ aspectRatio: `${size.width} / ${size.height}` }}
+      data-drawn={drawn ? 'true' : 'false'}
+      aria-hidden="true"
+    >
+      <canvas ref={canvasRef} className="page-thumb-canvas" />
+      {props.marks.map((m) => (
+        <span
+          key={m.key}
+          className="page-thumb-mark"
+          style={{
+            left: percent(m.x, size.width),
+            top: percent(m.y, size.height),
+            width: percent(m.width, size.width),
+            height: percent(m.height, size.height),
+            background: m.colour,
+          }}
+        />
+      ))}
+    </span>
+  );
+}

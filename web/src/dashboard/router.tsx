@@ -20,6 +20,17 @@ export function useLocation(): { path: string; query: URLSearchParams } {
   return { path: url.pathname, query: url.searchParams };
 }
 
+// A page with unsaved work asks before the dashboard's own links take the user away.
+let leaveGuard: ((to: string) => boolean) | null = null;
+
+/**
+ * Sets (or, with null, clears) what a link asks before it navigates: the guard answers true to
+ * let it go, false to stay (and then asks the user itself).
+ */
+export function setLeaveGuard(guard: ((to: string) => boolean) | null): void {
+  leaveGuard = guard;
+}
+
 /** Moves to another dashboard URL without reloading the page. */
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
   if (options.replace) window.history.replaceState(null, '', to);
@@ -49,6 +60,7 @@ export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { to: stri
     if (event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
+    if (leaveGuard && !leaveGuard(to)) return;
     navigate(to);
   }
   return <a {...rest} href={to} onClick={handleClick} />;
