@@ -96,6 +96,14 @@ describe.each([1, 10])('sealing a %i-page PDF', (pages) => {
     expect(result.status).toBe(0);
   });
 
+  it('writes /Reason as one PDF string, read back as written', () => {
+    const json = runOnPdf(scratch.dir, 'qpdf', ['--json', '{}'], sealed).stdout;
+    const reasons = [...json.matchAll(/"\/Reason": ("(?:[^"\\]|\\.)*")/g)].map(
+      (m) => JSON.parse(m[1]) as string,
+    );
+    expect(reasons).toEqual(['u:Sealed by Signet in the sandbox; not legally binding']);
+  });
+
   it('keeps the original bytes as an untouched prefix (incremental update)', () => {
     expect(Buffer.from(sealed.subarray(0, original.length)).equals(Buffer.from(original))).toBe(
       true,

@@ -147,7 +147,7 @@ async function appendAndSign(
   pdf.fonts.finalize(true);
 
   const reason = input.sandbox
-    ? 'Sealed by Signet (sandbox, not legally binding)'
+    ? 'Sealed by Signet in the sandbox; not legally binding'
     : 'Sealed by Signet after all signatures were collected';
   const { bytes } = await pdf.sign({
     signer: await signerFor(input.certificate),
@@ -157,11 +157,23 @@ async function appendAndSign(
     timestampAuthority: input.tsaUrl
       ? new HttpTimestampAuthority(input.tsaUrl, { timeout: TSA_TIMEOUT_MS })
       : undefined,
-    reason: note ? `${reason}; ${note}` : reason,
+    reason: signatureText(note ? `${reason}; ${note}` : reason),
     signingTime: sealedAt,
     estimatedSize: input.tsaUrl ? TIMESTAMPED_RESERVE_BYTES : SIGNATURE_RESERVE_BYTES,
   });
   return bytes;
+}
+
+/**
+ * @libpdf/core 0.4.2 escapes /Reason twice (its own escape, then the string writer's), so a
+ * viewer would show `\(` for every parenthesis: ours are written without the characters PDF
+ * strings escape (backslash, parentheses, line breaks).
+ */
+function signatureText(text: string): string {
+  return text
+    .replace(/[\\()\r\n]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 function startsWithPdfHeader(bytes: Uint8Array): boolean {
