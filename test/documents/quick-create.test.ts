@@ -172,15 +172,35 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
   it('refuses files that are not PDFs with 415 and leaves nothing behind', async () => {
     const before = await counts();
     const full = makePdf({ pages: 3 });
-    const cases: Array<[string, Buffer]> = [
-      ['renamed text', Buffer.from('just some text, not a PDF at all '.repeat(20))],
-      ['renamed PNG', Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(200)])],
-      ['truncated PDF', full.subarray(0, Math.floor(full.length * 0.6))],
-      ['PDF without trailer', full.subarray(0, full.length - 40)],
+    // The detail says what the file is instead, so the sender knows what to upload.
+    const cases: Array<[string, Buffer, string]> = [
+      [
+        'renamed text',
+        Buffer.from('just some text, not a PDF at all '.repeat(20)),
+        'it is plain text.',
+      ],
+      [
+        'renamed PNG',
+        Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(200)]),
+        'it is a PNG image.',
+      ],
+      [
+        'saved web page',
+        Buffer.from('<!DOCTYPE html><html><body>' + 'contract '.repeat(20) + '</body></html>'),
+        'it is an HTML page.',
+      ],
+      ['empty file', Buffer.alloc(0), 'it is an empty file.'],
+      [
+        'truncated PDF',
+        full.subarray(0, Math.floor(full.length * 0.6)),
+        'not a valid PDF document',
+      ],
+      ['PDF without trailer', full.subarray(0, full.length - 40), 'not a valid PDF document'],
     ];
-    for (const [label, file] of cases) {
+    for (const [label, file, detail] of cases) {
       const res = await quickCreate(ctx, owner.apiKey, { tenantId, file, filename: 'x.pdf' });
       expect(res.status, label).toBe(415);
+      expect(res.body.detail, label).toContain(detail);
       expect(res.body.code).toBe('unsupported_media_type');
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }

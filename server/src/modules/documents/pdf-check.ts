@@ -65,6 +65,52 @@ function fromEnds(ends: UploadEnds, size: number, start: number, end: number): B
   return null;
 }
 
+// What people upload by mistake, named as they would name it (file-type's extensions).
+const KINDS: Record<string, string> = {
+  png: 'a PNG image',
+  jpg: 'a JPEG image',
+  gif: 'a GIF image',
+  tif: 'a TIFF image',
+  webp: 'a WebP image',
+  heic: 'a HEIC photo',
+  bmp: 'a BMP image',
+  jp2: 'a JPEG 2000 image',
+  zip: 'a ZIP archive',
+  docx: 'a Word document (.docx)',
+  xlsx: 'an Excel workbook (.xlsx)',
+  pptx: 'a PowerPoint presentation (.pptx)',
+  odt: 'an OpenDocument text (.odt)',
+  cfb: 'an older Microsoft Office document (.doc, .xls or .ppt)',
+  rtf: 'an RTF document',
+  ps: 'a PostScript file',
+  eps: 'an EPS file',
+  xml: 'an XML document',
+};
+
+/**
+ * What a file without a `%PDF-` header is, in words for the 415's detail ("a PNG image", "an
+ * HTML page", "an empty file"), from its first bytes; null when it has the header (a PDF,
+ * perhaps damaged).
+ */
+export async function describeNotPdf(head: Uint8Array, size: number): Promise<string | null> {
+  if (size === 0) return 'an empty file';
+  const start = Buffer.from(head.subarray(0, 1024));
+  if (/%PDF-\d\.\d/.test(start.toString('latin1'))) return null;
+  // Loaded on first use: only a refused upload needs it.
+  const { fileTypeFromBuffer } = await import('file-type');
+  const type = await fileTypeFromBuffer(start).catch(() => undefined);
+  if (type) return KINDS[type.ext] ?? `a ${type.ext.toUpperCase()} file (${type.mime})`;
+  const text = start
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/^<(!doctype html|html|head|body)\b/i.test(text)) return 'an HTML page';
+  if (/^<\?xml\b/i.test(text)) return KINDS.xml;
+  if (/^[{[]/.test(text) && !start.includes(0)) return 'JSON or other text';
+  if (!start.includes(0) && !text.includes('\uFFFD')) return 'plain text';
+  return 'data of an unknown kind (no %PDF- header in its first 1 KiB)';
+}
+
 /**
  * A structural check of a stored PDF without loading it: the header, the end-of-file marker
  * and a `startxref` that points at a cross-reference table or stream inside the file. It

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import type { StoredUpload } from './documents.service.js';
-import { createEndsKeeper, inspectPdf, type UploadEnds } from './pdf-check.js';
+import { createEndsKeeper, describeNotPdf, inspectPdf, type UploadEnds } from './pdf-check.js';
 
 /** The parts of a quick-create request: text fields, and the file already in storage. */
 export type ParsedUpload = {
@@ -107,7 +107,10 @@ export async function requirePdf(
 ): Promise<void> {
   const verdict = await inspectPdf(storage, upload.key, upload.size, ends ?? undefined);
   if (verdict === 'not_pdf') {
-    throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
+    const head =
+      ends?.head ??
+      (upload.size > 0 ? await storage.readRange(upload.key, 0, 1023) : Buffer.alloc(0));
+    throw notPdf(await describeNotPdf(head, upload.size));
   }
   // A seal adds pages and marks to the document and must be checkable by anyone: a file only
   // a password opens, or whose author forbade changes, cannot be sealed as sent.
@@ -117,6 +120,19 @@ export async function requirePdf(
       'Encrypted or password-protected PDFs are not accepted; remove the protection and upload again.',
     );
   }
+}
+
+/**
+ * The 415 for a file that is not a PDF, saying what it is instead; for one with a PDF header
+ * whose structure does not hold, what was wrong with it.
+ */
+export function notPdf(what: string | null): AppError {
+  return new AppError(
+    'unsupported_media_type',
+    what
+      ? `The file is not a PDF document: it is ${what}. Upload the document as a PDF.`
+      : 'The file is not a valid PDF document: its end-of-file marker or cross-reference section is missing or broken.',
+  );
 }
 
 // The file's chunks on their way to storage, its first and last bytes kept on the way.

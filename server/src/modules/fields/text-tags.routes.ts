@@ -3,6 +3,8 @@ import { AppError, validationError, type FieldError } from '../../lib/errors.js'
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { MAX_SIGNEES, MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
+import { describeNotPdf } from '../documents/pdf-check.js';
+import { notPdf } from '../documents/upload.js';
 import { FIELD_TYPES } from './field-types.js';
 import { scanTextTagsOffThread } from './text-tags-worker.js';
 
@@ -69,9 +71,8 @@ export function registerTextTagRoutes(app: App, deps: AppDeps) {
       if (!bytes)
         errors.push({ path: 'file', message: 'a PDF file part named "file" is required' });
       if (errors.length > 0 || !bytes) throw validationError(errors);
-      if (!/%PDF-\d\.\d/.test(bytes.subarray(0, 1024).toString('latin1'))) {
-        throw new AppError('unsupported_media_type', 'The file is not a valid PDF document.');
-      }
+      const what = await describeNotPdf(bytes, bytes.length);
+      if (what) throw notPdf(what);
       return scanTextTagsOffThread(bytes, { signeeCount: count });
     },
   );
