@@ -11,8 +11,8 @@ export type FilledField = SigningSession['filledFields'][number];
 /** A typed name or a drawn PNG data URL: what the signee adopted as signature or initials. */
 export type Mark = { type: 'typed'; text: string } | { type: 'drawn'; image: string };
 
-/** Types whose value the signee gives; signature and initials are applied, the rest the service fills. */
-export const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
+// Types whose value the signee gives; signature and initials are applied, the rest the service fills.
+const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
 
 const TYPE_NAMES: Record<string, string> = {
   signature: 'Signature',
@@ -33,7 +33,7 @@ export function fieldName(field: { label: string | null; type: string }): string
 export { initialsOf };
 
 /** Reading order: page, then top to bottom, then left to right. */
-export function inReadingOrder<T extends { page: number; x: number; y: number }>(fields: T[]): T[] {
+function inReadingOrder<T extends { page: number; x: number; y: number }>(fields: T[]): T[] {
   return [...fields].sort((a, b) => a.page - b.page || a.y - b.y || a.x - b.x);
 }
 
