@@ -23,7 +23,8 @@ type Job<Req, Res> = {
  * One thread, kept warm, doing one job at a time (the others wait their turn): hostile input
  * costs that thread, never the event loop. A job that takes longer than the deadline or more
  * memory than the heap limit ends the thread (a new one starts for the next job) and answers
- * 422 on `file`; an error the script reports rejects with its message.
+ * 422 on `file`; an error the script reports rejects with its message, and so does a thread
+ * that ends for any other reason (then a plain Error: a 500, or a retried job).
  */
 export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   let worker: Worker | null = null;
@@ -76,7 +77,19 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
           ? job.resolve(answer.result as Res)
           : job.reject(new Error(answer.error)),
       );
-    const onFailure = () => fail(`${options.failure} within the memory allowed.`);
+    // Out of memory is the input's doing: a 422 like the deadline. Any other end of the
+    // thread (a script that fails to load, an uncaught exception) is ours, and an error.
+    const onFailure = (err: unknown) => {
+      if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        return fail(`${options.failure} within the memory allowed.`);
+      }
+      worker = null;
+      void w.terminate();
+      const reason = err instanceof Error ? err.message : `it exited with code ${String(err)}`;
+      finish(() =>
+        job.reject(new Error(`${options.failure}: its worker thread stopped: ${reason}`)),
+      );
+    };
     w.on('message', onMessage);
     w.once('error', onFailure);
     w.once('exit', onFailure);
