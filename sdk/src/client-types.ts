@@ -32,6 +32,12 @@ export type SignetDocument = {
   file: string;
   originalFile: string;
   hash: string | null;
+  /**
+   * How the sealed file was made, null until signed: `normalised` (the original rewritten as one
+   * clean file, values drawn on its pages), `incremental` (a signed original kept byte for byte,
+   * pages and seal appended), `attached` (the original attached unchanged).
+   */
+  sealMode: 'normalised' | 'incremental' | 'attached' | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };

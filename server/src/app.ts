@@ -171,7 +171,14 @@ export async function buildApp(options: {
       retryBaseMs: config.mailRetryBaseMs,
     }),
     webhookAttemptJob({ db, config, sender: webhookSender, logger: app.log }),
-    sealJob({ db, storage, sandbox: config.env === 'sandbox', tsaUrl: config.tsaUrl, certificate }),
+    sealJob({
+      db,
+      storage,
+      sandbox: config.env === 'sandbox',
+      tsaUrl: config.tsaUrl,
+      certificate,
+      logger: app.log,
+    }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({

@@ -82,27 +82,45 @@ export function pdfBombs(): Array<[string, Buffer]> {
 }
 
 /** Encrypted variants of a plain PDF, made with qpdf. */
-export function encryptedPdfs(): Array<[string, Buffer]> {
+/** Encrypted PDFs made by qpdf: [name, file, whether a password is needed to open it]. */
+export function encryptedPdfs(): Array<[string, Buffer, boolean]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'signet-encrypted-'));
   try {
     const plain = path.join(dir, 'plain.pdf');
     writeFileSync(plain, makePdf({ pages: 2 }));
-    const variants: Array<[string, string[]]> = [
-      ['user password, AES-256', ['--encrypt', 'user', 'owner', '256', '--']],
+    const variants: Array<[string, string[], boolean]> = [
+      ['user password, AES-256', ['--encrypt', 'user', 'owner', '256', '--'], true],
       [
         'owner password only (permissions)',
         ['--encrypt', '', 'owner', '256', '--print=none', '--'],
+        false,
       ],
-      ['RC4 128-bit', ['--allow-weak-crypto', '--encrypt', 'u', 'o', '128', '--use-aes=n', '--']],
+      [
+        'owner password only, RC4 128-bit, linearized',
+        ['--linearize', '--allow-weak-crypto', '--encrypt', '', 'o', '128', '--use-aes=n', '--'],
+        false,
+      ],
+      [
+        'RC4 128-bit',
+        ['--allow-weak-crypto', '--encrypt', 'u', 'o', '128', '--use-aes=n', '--'],
+        true,
+      ],
       [
         'AES-256 in a cross-reference stream',
         ['--object-streams=generate', '--encrypt', 'user', 'owner', '256', '--'],
+        true,
+      ],
+      // Its /Encrypt is named only in the first-page trailer at the start of the file.
+      [
+        'user password, linearized',
+        ['--linearize', '--encrypt', 'user', 'owner', '256', '--'],
+        true,
       ],
     ];
-    return variants.map(([name, args], i) => {
+    return variants.map(([name, args, needsPassword], i) => {
       const out = path.join(dir, `${i}.pdf`);
       execFileSync('qpdf', [...args, plain, out]);
-      return [name, readFileSync(out)];
+      return [name, readFileSync(out), needsPassword];
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -29,6 +29,7 @@ function onDisk(bytes: Uint8Array, run: (file: string) => string): string {
 }
 const tool = (cmd: string, args: string[]) => (file: string) =>
   spawnSync(cmd, [...args, file], { encoding: 'utf8' }).stdout;
+const text = (file: string) => spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout;
 
 describe.each(ENGINES)('PDF bombs and encrypted PDFs on %s', (engine) => {
   let ctx: TestContext;
@@ -41,17 +42,47 @@ describe.each(ENGINES)('PDF bombs and encrypted PDFs on %s', (engine) => {
   });
   afterAll(() => ctx.close());
 
-  it.each(encrypted)(
-    'refuses an encrypted PDF (%s) with 415 and keeps nothing',
+  it.each(encrypted.filter(([, , needsPassword]) => needsPassword))(
+    'refuses a PDF that needs a password (%s) with 422 pdf_encrypted and keeps nothing',
     async (_, file) => {
       const before = await rowCounts(ctx);
       const files = storedFiles(ctx.config.dataDir).length;
       const res = await quickCreate(ctx, apiKey, { tenantId, file });
-      expect(res.status).toBe(415);
+      expect(res.status).toBe(422);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
-      expect(res.body.detail).toMatch(/Encrypted or password-protected PDFs are not accepted/);
+      expect(res.body.type).toMatch(/pdf_encrypted$/);
+      expect(res.body.detail).toMatch(/password that is needed to open it/);
       expect(await rowCounts(ctx)).toEqual(before);
       expect(storedFiles(ctx.config.dataDir).length).toBe(files);
+    },
+  );
+
+  it.each(encrypted.filter(([, , needsPassword]) => !needsPassword))(
+    'accepts a permissions-only encrypted PDF (%s) and seals it as a clean, unencrypted file',
+    async (name, file) => {
+      const email = `perm.${createHash('sha1').update(name).digest('hex').slice(0, 8)}@example.com`;
+      const created = await quickCreate(ctx, apiKey, {
+        tenantId,
+        file,
+        signees: [{ email, name: 'Per Mission' }],
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.document.id as string;
+      await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`);
+      const token = await signingTokenFromMailbox(ctx, email);
+      const signature = { type: 'typed', text: 'Per Mission' };
+      expect((await signingCall(ctx, token, 'sign', { consent: true, signature })).status).toBe(
+        200,
+      );
+      const done = await waitForStatus(ctx, apiKey, id, 'signed', 30_000);
+      expect(done.document.sealMode).toBe('normalised');
+      const u = new URL(done.document.downloadUrl);
+      const sealed = Buffer.from(
+        await (await fetch(`${ctx.baseUrl}${u.pathname}${u.search}`)).arrayBuffer(),
+      );
+      expect(onDisk(sealed, tool('pdfsig', []))).toContain('Signature is Valid');
+      expect(onDisk(sealed, tool('pdfinfo', []))).toMatch(/Encrypted:\s+no/);
+      expect(onDisk(sealed, text)).toMatch(/permissions-only\s+encryption\s+removed/);
     },
   );
 
@@ -102,13 +133,13 @@ describe.each(ENGINES)('PDF bombs and encrypted PDFs on %s', (engine) => {
 });
 
 describe('sealing an original it cannot modify', () => {
-  it.each(encrypted)(
-    'seals an encrypted original (%s) with the original attached',
+  it.each(encrypted.filter(([, , needsPassword]) => needsPassword))(
+    'seals an original only a password opens (%s) with the original attached, and says so',
     async (_, original) => {
       const scratch = mkdtempSync(path.join(tmpdir(), 'signet-seal-enc-'));
       try {
         const certificate = await loadOrCreateSealCertificate({ dataDir: scratch });
-        const sealed = await sealPdf({
+        const { bytes: sealed, mode } = await sealPdf({
           original,
           originalSha256: createHash('sha256').update(original).digest('hex'),
           signatures: [
@@ -125,10 +156,11 @@ describe('sealing an original it cannot modify', () => {
           sandbox: true,
           certificate,
         });
+        expect(mode).toBe('attached');
         expect(onDisk(sealed, tool('pdfsig', []))).toContain('Signature is Valid');
         const attachments = onDisk(sealed, tool('pdfdetach', ['-list']));
-        // Encrypted originals are never rewritten: the seal carries them unchanged.
         expect(attachments).toContain('original.pdf');
+        expect(onDisk(sealed, text)).toMatch(/attached:\s+the\s+original\s+attached/);
       } finally {
         rmSync(scratch, { recursive: true, force: true });
       }

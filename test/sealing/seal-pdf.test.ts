@@ -4,6 +4,8 @@ import {
   type SealCertificate,
 } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
+
+const sealedBytes = async (input: SealPdfInput) => (await sealPdf(input)).bytes;
 import { SANDBOX_MARK_TEXT } from '../../server/src/modules/sealing/sandbox-mark.js';
 import { verifySealedPdf } from '../../server/src/modules/sealing/verify-pdf.js';
 import { startFakeTsa } from './fake-tsa.js';
@@ -79,7 +81,7 @@ describe.each([1, 10])('sealing a %i-page PDF', (pages) => {
   let sealed: Uint8Array;
   beforeAll(async () => {
     original = await makePdf(pages);
-    sealed = await sealPdf(input(original));
+    sealed = await sealedBytes(input(original));
   });
 
   it('is a PAdES signature that pdfsig finds valid over the whole document', () => {
@@ -142,7 +144,7 @@ describe.each([1, 10])('sealing a %i-page PDF', (pages) => {
 
 describe('sealPdf edge cases', () => {
   it('omits the sandbox mark in production', async () => {
-    const sealed = await sealPdf(input(await makePdf(2), { sandbox: false }));
+    const sealed = await sealedBytes(input(await makePdf(2), { sandbox: false }));
     const texts = pageTexts(scratch.dir, sealed);
     expect(texts).toHaveLength(4);
     for (const text of texts) expect(text).not.toContain('SANDBOX');
@@ -150,7 +152,7 @@ describe('sealPdf edge cases', () => {
   });
 
   it('handles names outside WinAnsi and outside the fonts without crashing', async () => {
-    const sealed = await sealPdf(
+    const sealed = await sealedBytes(
       input(await makePdf(1), {
         documentName: 'Umowa – Łódź',
         signatures: [
@@ -206,7 +208,7 @@ describe('sealPdf edge cases', () => {
       email: `signer${i}@example.com`,
       signedAt: '2024-05-01T10:00:00Z',
     }));
-    const sealed = await sealPdf(input(original, { auditEntries, signatures }));
+    const sealed = await sealedBytes(input(original, { auditEntries, signatures }));
     const texts = pageTexts(scratch.dir, sealed);
     const auditPages = texts.filter((t) => t.includes('Audit certificate'));
     expect(auditPages.length).toBeGreaterThanOrEqual(3);
@@ -218,12 +220,12 @@ describe('sealPdf edge cases', () => {
   });
 
   it('marks rotated pages and keeps inherited resources working', async () => {
-    const rotated = await sealPdf(input(await makePdf(2, { rotate: 90 })));
+    const rotated = await sealedBytes(input(await makePdf(2, { rotate: 90 })));
     const rotatedTexts = pageTexts(scratch.dir, rotated);
     expect(rotatedTexts[0]).toContain(SANDBOX_MARK_TEXT);
     expect(rotatedTexts[0]).toContain('Original page 1 of the contract');
 
-    const inherited = await sealPdf(input(await makeInheritedResourcesPdf()));
+    const inherited = await sealedBytes(input(await makeInheritedResourcesPdf()));
     const inheritedTexts = pageTexts(scratch.dir, inherited);
     expect(inheritedTexts[0]).toContain('Inherited font text');
     expect(inheritedTexts[0]).toContain(SANDBOX_MARK_TEXT);
@@ -233,7 +235,7 @@ describe('sealPdf edge cases', () => {
   it('seals at PAdES B-T with an RFC 3161 timestamp when a TSA is configured', async () => {
     const tsa = await startFakeTsa();
     try {
-      const sealed = await sealPdf(input(await makePdf(1), { tsaUrl: tsa.url }));
+      const sealed = await sealedBytes(input(await makePdf(1), { tsaUrl: tsa.url }));
       expect(tsa.requests).toBe(1);
       const pdfsig = runOnPdf(scratch.dir, 'pdfsig', ['{}'], sealed).stdout;
       expect(pdfsig).toContain('ETSI.CAdES.detached');
@@ -266,9 +268,24 @@ describe('sealPdf edge cases', () => {
 
   it('can seal an already sealed PDF again under a fresh field name', async () => {
     const once = await sealPdf(input(await makePdf(1), { sandbox: false }));
-    const twice = await sealPdf(input(once, { sandbox: false }));
+    expect(once.mode).toBe('normalised');
+    // The second seal appends to the first: nothing drawn into its pages, both signatures valid.
+    const again = await sealPdf(input(once.bytes, { sandbox: true }));
+    expect(again.mode).toBe('incremental');
+    const twice = again.bytes;
+    expect(Buffer.from(twice.subarray(0, once.bytes.length)).equals(Buffer.from(once.bytes))).toBe(
+      true,
+    );
     const pdfsig = runOnPdf(scratch.dir, 'pdfsig', ['{}'], twice).stdout;
     expect(pdfsig).toContain('Signet seal 2');
+    expect(pdfsig.match(/Signature is Valid/g)).toHaveLength(2);
+    expect(pdfsig.match(/Total document signed/g)).toHaveLength(1);
+    // The sandbox mark goes on the appended pages only; the first seal's pages stay unmarked.
+    const pages = pageTexts(scratch.dir, twice);
+    const firstSealPages = pageTexts(scratch.dir, once.bytes).length;
+    expect(pages.slice(0, firstSealPages).join('')).not.toContain('SANDBOX');
+    expect(pages.slice(firstSealPages).join('')).toContain('SANDBOX');
+    expect(pages.at(-1)).toMatch(/incremental: the signed original kept byte for byte/);
     expect(
       verifySealedPdf(twice, { certificateFingerprints: [certificate.fingerprint] }).status,
     ).toBe('sealed');

@@ -20,27 +20,29 @@ beforeAll(async () => {
   certificate = await loadOrCreateSealCertificate({ dataDir: scratch.dir });
   ours = { certificateFingerprints: ['0'.repeat(64), certificate.fingerprint.toUpperCase()] };
   original = await makePdf(3);
-  sealed = await sealPdf({
-    original,
-    signatures: [
-      { name: 'Ada Lovelace', email: 'ada@example.com', signedAt: '2024-05-01T10:00:00Z' },
-    ],
-    auditEntries: [
-      {
-        at: '2024-05-01T10:00:00Z',
-        action: 'signed',
-        actor: 'ada@example.com',
-        ip: null,
-        userAgent: null,
-      },
-    ],
-    documentName: 'Agreement',
-    documentId: 'doc_1',
-    originalSha256: sha256(original),
-    sandbox: false,
-    certificate,
-    sealedAt: new Date('2024-05-01T10:05:00Z'),
-  });
+  sealed = (
+    await sealPdf({
+      original,
+      signatures: [
+        { name: 'Ada Lovelace', email: 'ada@example.com', signedAt: '2024-05-01T10:00:00Z' },
+      ],
+      auditEntries: [
+        {
+          at: '2024-05-01T10:00:00Z',
+          action: 'signed',
+          actor: 'ada@example.com',
+          ip: null,
+          userAgent: null,
+        },
+      ],
+      documentName: 'Agreement',
+      documentId: 'doc_1',
+      originalSha256: sha256(original),
+      sandbox: false,
+      certificate,
+      sealedAt: new Date('2024-05-01T10:05:00Z'),
+    })
+  ).bytes;
 });
 afterAll(() => scratch.cleanup());
 

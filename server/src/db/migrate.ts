@@ -8,6 +8,7 @@ import * as m0005redactSentEmails from './migrations/0005-redact-sent-emails.js'
 import * as m0006tenantMailCounts from './migrations/0006-tenant-mail-counts.js';
 import * as m0007memberInvitations from './migrations/0007-member-invitations.js';
 import * as m0008fields from './migrations/0008-fields.js';
+import * as m0009sealMode from './migrations/0009-seal-mode.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-tenant-mail-counts': m0006tenantMailCounts,
   '0007-member-invitations': m0007memberInvitations,
   '0008-fields': m0008fields,
+  '0009-seal-mode': m0009sealMode,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

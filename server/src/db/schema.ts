@@ -161,6 +161,8 @@ export type DocumentsTable = {
   original_sha256: string;
   hash: string | null;
   sealed_file: string | null;
+  /** How the sealed file was made (seal-pdf.ts SealMode); null until sealed. */
+  seal_mode: string | null;
   /** JSON [{width, height}]: each page as displayed; null until first read. */
   page_sizes: string | null;
   created_at: string;

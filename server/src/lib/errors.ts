@@ -23,6 +23,8 @@ const problems = {
   uri_too_long: [414, 'URI too long'],
   unsupported_media_type: [415, 'Unsupported media type'],
   validation_failed: [422, 'Invalid fields'],
+  pdf_encrypted: [422, 'PDF needs a password'],
+  pdf_unreadable: [422, 'PDF cannot be opened'],
   idempotency_key_reused: [422, 'Idempotency-Key reused with another request'],
   signature_field_missing: [422, 'A signee has no signature field'],
   rate_limited: [429, 'Too many requests'],

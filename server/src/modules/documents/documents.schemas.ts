@@ -50,6 +50,12 @@ export const documentSchema = z.object({
   file: z.string(),
   originalFile: z.string(),
   hash: z.string().nullable(),
+  sealMode: z
+    .enum(['normalised', 'incremental', 'attached'])
+    .nullable()
+    .describe(
+      'How the sealed file was made, null until signed: normalised (the original rewritten as one clean file, values drawn on its pages), incremental (a signed original kept byte for byte, pages and seal appended), attached (the original attached unchanged to signature and audit pages)',
+    ),
   downloadUrl: z.url(),
 });
 

@@ -1,3 +1,4 @@
+import type { SealMode } from '../sealing/seal-pdf.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/handle.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
@@ -44,6 +45,7 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     file: d.status === 'signed' && d.sealed_file ? d.sealed_file : d.file,
     originalFile: d.original_file,
     hash: d.hash,
+    sealMode: d.status === 'signed' ? (d.seal_mode as SealMode | null) : null,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -127,6 +129,7 @@ export async function createDocument(
       original_sha256: input.upload.sha256,
       hash: null,
       sealed_file: null,
+      seal_mode: null,
       page_sizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
       created_at: now,
       updated_at: now,

@@ -1,7 +1,12 @@
 import type { Storage } from '../storage/storage.js';
 
-/** What the cheap structural check makes of a stored upload. */
-export type PdfVerdict = 'pdf' | 'not_pdf' | 'encrypted';
+/**
+ * What the cheap structural check makes of a stored upload: a well-formed, unencrypted PDF;
+ * not a PDF at all (no `%PDF-` header in the first 1 KiB); or a file with the header whose
+ * structure it cannot vouch for (damaged, encrypted, linearized with its trailer up front),
+ * which the lenient parser must open (pdf-open.ts).
+ */
+export type PdfVerdict = 'pdf' | 'not_pdf' | 'open_to_check';
 
 const ENCRYPT = /\/Encrypt\b/;
 
@@ -112,11 +117,11 @@ export async function describeNotPdf(head: Uint8Array, size: number): Promise<st
 }
 
 /**
- * A structural check of a stored PDF without loading it: the header, the end-of-file marker
- * and a `startxref` that points at a cross-reference table or stream inside the file. It
- * catches non-PDFs, renamed files and truncated uploads at a cost independent of file size.
- * It also reads the last trailer (or cross-reference stream dictionary): an `/Encrypt` entry
- * there means the file is encrypted, which every later revision must repeat.
+ * A structural check of a stored PDF without loading it: the header, the end-of-file marker,
+ * a `startxref` that points at a cross-reference table or stream inside the file, and a last
+ * trailer (or cross-reference stream dictionary) that names the catalog and no `/Encrypt`. It
+ * vouches for what nearly every upload is at a cost independent of file size; anything else
+ * with a PDF header is left to the lenient parser.
  */
 export async function inspectPdf(
   storage: Storage,
@@ -124,23 +129,38 @@ export async function inspectPdf(
   size: number,
   ends?: UploadEnds,
 ): Promise<PdfVerdict> {
-  if (size < 64) return 'not_pdf';
   const read = (start: number, end: number) => {
     const kept = ends && fromEnds(ends, size, start, end);
     return kept ? Promise.resolve(kept) : storage.readRange(key, start, end);
   };
+  if (size === 0) return 'not_pdf';
   const head = await read(0, 1023);
   if (!/%PDF-\d\.\d/.test(head.toString('latin1'))) return 'not_pdf';
+  return (await wellFormed(read, size)) ? 'pdf' : 'open_to_check';
+}
+
+async function wellFormed(
+  read: (start: number, end: number) => Promise<Buffer>,
+  size: number,
+): Promise<boolean> {
+  if (size < 64) return false;
   const tail = (await read(Math.max(0, size - 2048), size - 1)).toString('latin1');
-  if (!/%%EOF\s*$/.test(tail)) return 'not_pdf';
   const match = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
-  if (!match) return 'not_pdf';
+  if (!match) return false;
   const offset = Number(match[1]);
-  if (!Number.isSafeInteger(offset) || offset <= 0 || offset >= size) return 'not_pdf';
+  if (!Number.isSafeInteger(offset) || offset <= 0 || offset >= size) return false;
   const at = (await read(offset, Math.min(size - 1, offset + 4095))).toString('latin1');
-  if (!/^\s*(xref\b|\d+\s+\d+\s+obj\b)/.test(at)) return 'not_pdf';
-  const trailer = tail.slice(tail.lastIndexOf('trailer'));
-  const xrefStreamDict = /^\s*\d+\s+\d+\s+obj\b/.test(at) ? at.split(/\bstream\b/)[0] : '';
-  if (tail.includes('trailer') && ENCRYPT.test(trailer)) return 'encrypted';
-  return ENCRYPT.test(xrefStreamDict) ? 'encrypted' : 'pdf';
+  let trailer: string;
+  if (/^\s*xref\b/.test(at)) {
+    const start = tail.lastIndexOf('trailer');
+    if (start < 0) return false;
+    trailer = tail.slice(start);
+  } else if (/^\s*\d+\s+\d+\s+obj\b/.test(at)) {
+    trailer = at.split(/\bstream\b/)[0];
+  } else {
+    return false;
+  }
+  // A linearized file's last trailer holds only /Size: its catalog (and an /Encrypt) are
+  // named in the first-page trailer near the start, which this check does not read.
+  return /\/Root\b/.test(trailer) && !ENCRYPT.test(trailer);
 }

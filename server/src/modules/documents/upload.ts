@@ -2,8 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { documentFileKey } from '../storage/keys.js';
-import type { Storage } from '../storage/storage.js';
+import { readAll, type Storage } from '../storage/storage.js';
 import type { StoredUpload } from './documents.service.js';
+import { requireOpenablePdf } from './pdf-open.js';
 import { createEndsKeeper, describeNotPdf, inspectPdf, type UploadEnds } from './pdf-check.js';
 
 /** The parts of a quick-create request: text fields, and the file already in storage. */
@@ -99,39 +100,32 @@ export function quickCreateErrors(parts: ParsedUpload, fieldErrors: FieldError[]
   return errors;
 }
 
-/** Refuses with 415 a stored upload that is not a PDF, or is an encrypted one. */
+/**
+ * Refuses a stored upload that is not a PDF (415, saying what it is), that needs a password
+ * (422 `pdf_encrypted`) or that no parser opens (422 `pdf_unreadable`). Well-formed files pass
+ * on the structural check alone; the rest are opened by the lenient parser off the event loop.
+ */
 export async function requirePdf(
   storage: Storage,
   upload: StoredUpload,
   ends: UploadEnds | null,
 ): Promise<void> {
   const verdict = await inspectPdf(storage, upload.key, upload.size, ends ?? undefined);
+  if (verdict === 'pdf') return;
   if (verdict === 'not_pdf') {
     const head =
       ends?.head ??
       (upload.size > 0 ? await storage.readRange(upload.key, 0, 1023) : Buffer.alloc(0));
-    throw notPdf(await describeNotPdf(head, upload.size));
+    throw notPdf((await describeNotPdf(head, upload.size)) ?? 'not a PDF');
   }
-  // A seal adds pages and marks to the document and must be checkable by anyone: a file only
-  // a password opens, or whose author forbade changes, cannot be sealed as sent.
-  if (verdict === 'encrypted') {
-    throw new AppError(
-      'unsupported_media_type',
-      'Encrypted or password-protected PDFs are not accepted; remove the protection and upload again.',
-    );
-  }
+  await requireOpenablePdf(ends?.whole() ?? (await readAll(storage, upload.key)));
 }
 
-/**
- * The 415 for a file that is not a PDF, saying what it is instead; for one with a PDF header
- * whose structure does not hold, what was wrong with it.
- */
-export function notPdf(what: string | null): AppError {
+/** The 415 for a file that is not a PDF, saying what it is instead. */
+export function notPdf(what: string): AppError {
   return new AppError(
     'unsupported_media_type',
-    what
-      ? `The file is not a PDF document: it is ${what}. Upload the document as a PDF.`
-      : 'The file is not a valid PDF document: its end-of-file marker or cross-reference section is missing or broken.',
+    `The file is not a PDF document: it is ${what}. Upload the document as a PDF.`,
   );
 }
 

@@ -21,6 +21,19 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
   return asBuffer(bytes).subarray(0, 1024).includes('%PDF-');
 }
 
+/**
+ * True when the file holds a signature dictionary's /ByteRange, whatever its state: a signed
+ * original is sealed by appending to it, so that its signatures, valid or not, stay as they are.
+ */
+export function carriesSignatures(bytes: Uint8Array): boolean {
+  const buffer = asBuffer(bytes);
+  for (let at = buffer.indexOf(BYTE_RANGE); at !== -1; at = buffer.indexOf(BYTE_RANGE, at + 1)) {
+    const head = buffer.subarray(at, at + 160).toString('latin1');
+    if (/^\/ByteRange\s*\[\s*0\s+\d+\s+\d+\s+\d+\s*\]/.test(head)) return true;
+  }
+  return false;
+}
+
 /** Distinct signatures examined at most: a real PDF carries a handful. */
 export const MAX_SIGNATURE_SLOTS = 32;
 /** The largest /Contents gap read, in hex digits (128 KiB of CMS, room for a PAdES-LTA seal). */

@@ -167,7 +167,8 @@ function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
   }
 }
 
-function wrap(font: SealFont, text: string, size: number, width: number): string[] {
+/** `text` broken at spaces into lines no wider than `width` at `size`. */
+export function wrap(font: SealFont, text: string, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {

@@ -3,6 +3,7 @@ import { createPageCanvas, type PageCanvas, type Rgb } from './page-canvas.js';
 import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './seal-fonts.js';
 import { describeActiveContent, type ActiveContentKind } from './active-content.js';
 import type { SealAuditEntry, SealField, SealSignature } from './seal-types.js';
+import { wrap } from './seal-fields.js';
 
 export type PageSize = { width: number; height: number };
 
@@ -85,6 +86,8 @@ export function addAuditPages(
     sealSubject: string;
     sealFingerprint: string;
     removedActiveContent: ActiveContentKind[];
+    /** How the sealed file was made (its seal mode, explained). */
+    sealMode: string;
   },
   entries: SealAuditEntry[],
   fields: SealField[] = [],
@@ -99,6 +102,7 @@ export function addAuditPages(
     ['Sealed', formatUtc(details.sealedAt.toISOString()), fonts.regular],
     ['Sealed by', details.sealSubject, fonts.regular],
     ['Seal certificate SHA-256', details.sealFingerprint, fonts.mono],
+    ['Sealed as', details.sealMode, fonts.regular],
   ];
   if (details.removedActiveContent.length > 0) {
     const removed = describeActiveContent(details.removedActiveContent);
@@ -107,8 +111,11 @@ export function addAuditPages(
   }
   for (const [label, value, font] of facts) {
     write(page.canvas, fonts.bold, label, MARGIN, y - 12, 8, MUTED);
-    write(page.canvas, font, value, MARGIN + 120, y - 12, 8, TEXT, contentWidth - 120);
-    y -= 14;
+    const lines = wrap(font, font.clean(value), 8, contentWidth - 120).slice(0, 4);
+    lines.forEach((line, i) => {
+      write(page.canvas, font, line, MARGIN + 120, y - 12 - i * 10, 8, TEXT, contentWidth - 120);
+    });
+    y -= 14 + 10 * (lines.length - 1);
   }
   const tableHeader = (canvas: PageCanvas, top: number): number => {
     for (const column of columns) {

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage } from '@libpdf/core';
-import { scanActiveContent, type ActiveContentKind } from './active-content.js';
+import {
+  describeActiveContent,
+  scanActiveContent,
+  type ActiveContentKind,
+} from './active-content.js';
+import { carriesSignatures } from './find-signatures.js';
 import { readPageGeometry } from './page-geometry.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
@@ -25,9 +30,25 @@ const TSA_TIMEOUT_MS = 15_000;
 const signers = new Map<string, Promise<P12Signer>>();
 
 /**
+ * How a sealed file was made (public as the document's `sealMode`):
+ * - `normalised`: the original (it carried no signatures) rewritten as one clean section,
+ *   damaged or hybrid cross-references repaired and permissions-only encryption removed, with
+ *   values and marks drawn on its pages; the seal is an incremental update of that;
+ * - `incremental`: the original carried signatures, so it is kept byte for byte and the
+ *   signature and audit pages and the seal are appended after it, nothing drawn into its pages:
+ *   every earlier signature stays valid;
+ * - `attached`: the original could not be modified; it is attached unchanged to a new PDF of
+ *   signature and audit pages.
+ */
+export type SealMode = 'normalised' | 'incremental' | 'attached';
+
+/** A sealed file and how it was made. */
+export type Sealed = { bytes: Uint8Array; mode: SealMode };
+
+/**
  * Returns the original pages (sandbox-marked if `sandbox`, without active content: see
- * active-content.ts) followed by a signature page and an audit certificate, sealed with a PAdES (ETSI.CAdES.detached) signature; an original
- * that cannot be modified is attached unchanged to the signature and audit pages instead.
+ * active-content.ts) followed by a signature page and an audit certificate, sealed with a
+ * PAdES (ETSI.CAdES.detached) signature, in one of the ways SealMode names.
  */
 export async function sealPdf(
   input: SealPdfInput,
@@ -35,7 +56,7 @@ export async function sealPdf(
     /** Seal without reading the original, attached unchanged, for this reason. */
     attachOnly?: string;
   } = {},
-): Promise<Uint8Array> {
+): Promise<Sealed> {
   const sealedAt = input.sealedAt ?? new Date();
   // The hash is printed on a legal certificate: a storage mix-up must fail, not be sealed.
   const actualSha256 = createHash('sha256').update(input.original).digest('hex');
@@ -46,11 +67,11 @@ export async function sealPdf(
   try {
     return await sealOriginal(input, sealedAt);
   } catch (err) {
-    // Uploads are checked for PDF structure, not parsed; a file that passed but cannot be
-    // modified (password-encrypted, no pages, objects our parser refuses) would otherwise fail
-    // every retry and leave its document in pending_seal for good. Its signatures are real, so
-    // it is sealed as a certificate with the original attached unchanged. What also fails
-    // that way (a TSA that is down) is not about the original: the first error is the cause.
+    // Uploads are opened once before they are accepted, so this is for what opens but cannot
+    // be rewritten (objects our writer refuses): the signatures are real, so it is sealed as a
+    // certificate with the original attached unchanged, and the document says so (sealMode,
+    // its audit trail, the log). What also fails that way (a TSA that is down) is not about the
+    // original: the first error is the cause.
     if (!startsWithPdfHeader(input.original)) throw err;
     try {
       return await sealAttached(input, sealedAt, err);
@@ -63,45 +84,97 @@ export async function sealPdf(
 /** The attachment that carries the original in a seal made without modifying it. */
 export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
 
-async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Uint8Array> {
-  const pdf = await PDF.load(input.original);
-  if (pdf.isEncrypted) throw new Error('Cannot seal an encrypted PDF');
-  const originalPages = pdf.getPages();
-  if (originalPages.length === 0) throw new Error('Cannot seal a PDF without pages');
+async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
+  let pdf = await PDF.load(input.original);
+  if (pdf.isEncrypted && !pdf.isAuthenticated) throw new Error('A password is needed to open it');
+  if (pdf.getPageCount() === 0) throw new Error('Cannot seal a PDF without pages');
+  const signed = carriesSignatures(input.original);
+  if (signed && incrementalUpdateAllowed(pdf)) return sealIncrementally(pdf, input, sealedAt);
 
   // What a viewer would run or open unasked was never shown on the signing page: the sealed
   // copy holds what the signees saw, and its audit certificate names what was removed.
   const removed = scanActiveContent(pdf, { strip: true });
+  // Permissions-only encryption (it opened without a password) is not carried over: the
+  // sealed copy is for anyone to check, and the audit certificate says it was removed.
+  const decrypted = pdf.isEncrypted;
+  if (decrypted) (pdf as unknown as { _pendingSecurity: unknown })._pendingSecurity = REMOVE;
+  pdf = await PDF.load(await pdf.save({ incremental: false }));
+  const originalPages = pdf.getPages();
   const fonts = embedSealFonts(pdf);
   if (input.fields?.length) drawFieldValues(pdf, fonts, input.fields);
   if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page);
   const size = appendixPageSize(pdf, originalPages[0]);
-  return appendAndSign(pdf, fonts, input, sealedAt, size, {
+  const notes = [
+    ...(removed.length ? [`${describeActiveContent(removed)} removed`] : []),
+    ...(decrypted ? ['its permissions-only encryption removed'] : []),
+    ...(signed ? ['its earlier signatures could not be kept: it had to be repaired'] : []),
+  ];
+  const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, {
     note: null,
     removedActiveContent: removed,
     fieldsDrawn: Boolean(input.fields?.length),
+    mode: 'normalised',
+    modeNote: notes.length
+      ? `the original rewritten as one clean file (${notes.join('; ')})`
+      : 'the original rewritten as one clean file',
   });
+  return { bytes, mode: 'normalised' };
+}
+
+const REMOVE = { action: 'remove' };
+
+// A signed original is appended to, so that its signatures stay valid: nothing is drawn into
+// its pages and nothing removed from it (a change a validator would report as made after
+// signing); field values and sandbox marks go on the appended pages.
+async function sealIncrementally(pdf: PDF, input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
+  const found = scanActiveContent(pdf, { strip: false });
+  const fonts = embedSealFonts(pdf);
+  const size = appendixPageSize(pdf, pdf.getPage(0)!);
+  const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, {
+    note: null,
+    removedActiveContent: [],
+    fieldsDrawn: false,
+    mode: 'incremental',
+    modeNote: `the signed original kept byte for byte, these pages and the seal appended${
+      found.length
+        ? `; it holds ${describeActiveContent(found)}, kept so its signatures stay valid`
+        : ''
+    }`,
+  });
+  return { bytes, mode: 'incremental' };
+}
+
+/**
+ * True when a signed original can take an incremental update. A linearized file can (it then
+ * loads as an ordinary one; @libpdf/core would rewrite it whole, breaking its signatures); one
+ * rebuilt from a damaged cross-reference section, or whose encryption would change, cannot.
+ */
+function incrementalUpdateAllowed(pdf: PDF): boolean {
+  if (pdf.recoveredViaBruteForce) return false;
+  if (pdf.isLinearized) (pdf as unknown as { _isLinearized: boolean })._isLinearized = false;
+  return pdf.canSaveIncrementally() === null;
 }
 
 // The fallback: a new PDF of the signature and audit pages, the original as an embedded file.
-async function sealAttached(
-  input: SealPdfInput,
-  sealedAt: Date,
-  cause: unknown,
-): Promise<Uint8Array> {
+async function sealAttached(input: SealPdfInput, sealedAt: Date, cause: unknown): Promise<Sealed> {
   const pdf = PDF.create();
+  const reason = cause instanceof Error ? cause.message : String(cause);
   pdf.attachments.add(ATTACHED_ORIGINAL_NAME, input.original, {
     mimeType: 'application/pdf',
     description:
-      `The signed original, unchanged (SHA-256 ${input.originalSha256}); it could not be modified: ${
-        cause instanceof Error ? cause.message : String(cause)
-      }`.slice(0, 500),
+      `The signed original, unchanged (SHA-256 ${input.originalSha256}); it could not be modified: ${reason}`.slice(
+        0,
+        500,
+      ),
   });
-  return appendAndSign(pdf, embedSealFonts(pdf), input, sealedAt, A4, {
+  const bytes = await appendAndSign(pdf, embedSealFonts(pdf), input, sealedAt, A4, {
     note: 'the original is attached unchanged',
     removedActiveContent: [],
     fieldsDrawn: false,
+    mode: 'attached',
+    modeNote: `the original attached unchanged as ${ATTACHED_ORIGINAL_NAME}: it could not be modified (${reason.slice(0, 200)})`,
   });
+  return { bytes, mode: 'attached' };
 }
 
 async function appendAndSign(
@@ -116,6 +189,9 @@ async function appendAndSign(
     removedActiveContent: ActiveContentKind[];
     /** The fields' values are on the original pages: no signature page then. */
     fieldsDrawn: boolean;
+    mode: SealMode;
+    /** How the sealed file was made, for the audit certificate. */
+    modeNote: string;
   },
 ): Promise<Uint8Array> {
   const { note, removedActiveContent } = how;
@@ -138,6 +214,7 @@ async function appendAndSign(
       sealSubject: input.certificate.subject,
       sealFingerprint: input.certificate.fingerprint,
       removedActiveContent,
+      sealMode: `${how.mode}: ${how.modeNote}`,
     },
     input.auditEntries,
     input.fields ?? [],

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
 import { defineJob } from '../../jobs/runner.js';
@@ -20,6 +21,7 @@ export type SealDeps = {
   sandbox: boolean;
   tsaUrl: string | null;
   certificate: () => Promise<SealCertificate>;
+  logger: FastifyBaseLogger;
 };
 
 /**
@@ -69,16 +71,29 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     const { sealPdf } = await import('./seal-pdf.js');
     return sealPdf(input, { attachOnly: err.message });
   });
+  if (sealed.mode === 'attached') {
+    deps.logger.warn(
+      { documentId: document.id, sealMode: sealed.mode },
+      'the original could not be modified: sealed with it attached unchanged',
+    );
+  }
   const key = documentFileKey(document.id, 'sealed.pdf');
-  const { sha256: hash } = await deps.storage.put(key, Buffer.from(sealed), 'application/pdf');
+  const { sha256: hash } = await deps.storage.put(
+    key,
+    Buffer.from(sealed.bytes),
+    'application/pdf',
+  );
   const now = nowIso();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await moveDocument(trx, {
       document,
       move: 'seal',
       at: now,
-      set: { sealed_file: key, hash },
-      by: { actor: 'system', details: { sha256: hash, sandbox: deps.sandbox } },
+      set: { sealed_file: key, hash, seal_mode: sealed.mode },
+      by: {
+        actor: 'system',
+        details: { sha256: hash, sandbox: deps.sandbox, sealMode: sealed.mode },
+      },
     });
   });
 }

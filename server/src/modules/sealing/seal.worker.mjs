@@ -9,7 +9,7 @@ const { sealPdf } = await import('./seal-pdf.ts');
 parentPort.on('message', async (input) => {
   try {
     const sealed = await sealPdf(input);
-    parentPort.postMessage({ result: sealed }, [sealed.buffer]);
+    parentPort.postMessage({ result: sealed }, [sealed.bytes.buffer]);
   } catch (err) {
     parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });
   }

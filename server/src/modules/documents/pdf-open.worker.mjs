@@ -1,0 +1,15 @@
+// Runs openPdfHere (pdf-open.ts) off the event loop, with the memory limit and deadline
+// createBoundedWorker gives the thread.
+import { parentPort } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+register();
+const { openPdfHere } = await import('./pdf-open.ts');
+
+parentPort.on('message', async ({ bytes }) => {
+  try {
+    parentPort.postMessage({ result: await openPdfHere(bytes) });
+  } catch (err) {
+    parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });
+  }
+});
