@@ -1,5 +1,15 @@
-import { ops, type PDF, type PDFExtGState, type PDFImage, type PDFPage } from '@libpdf/core';
-import type { SealFont } from './seal-fonts.js';
+import {
+  ops,
+  type PDF,
+  type PdfRef,
+  type PDFExtGState,
+  type PDFImage,
+  type PDFPage,
+} from '@libpdf/core';
+import type { FontRegistrar, SealFont } from './seal-fonts.js';
+
+// PDFPage.registerResource is public in the library, not in its type declarations.
+type PageResources = { registerResource: (ref: PdfRef, type: string, prefix: string) => string };
 
 /** RGB components in 0..1. */
 export type Rgb = readonly [number, number, number];
@@ -66,17 +76,26 @@ export type PageCanvas = {
 /** Starts a canvas on `page`; nothing reaches the page until `flush()`. */
 export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
   let operators: Operator[] = [];
-  const fontNames = new Map<SealFont['input'], string>();
-  const opacityNames = new Map<number, string>();
-
-  const fontName = (font: SealFont): string => {
-    let name = fontNames.get(font.input);
-    if (!name) {
-      name = page.registerFont(font.input);
-      fontNames.set(font.input, name);
-    }
-    return name;
+  const fontNames = new Map<unknown, string>();
+  const register: FontRegistrar = {
+    font(input) {
+      let name = fontNames.get(input);
+      if (!name) {
+        name = page.registerFont(input);
+        fontNames.set(input, name);
+      }
+      return name;
+    },
+    ref(ref) {
+      let name = fontNames.get(ref);
+      if (!name) {
+        name = (page as unknown as PageResources).registerResource(ref, 'Font', 'F');
+        fontNames.set(ref, name);
+      }
+      return name;
+    },
   };
+  const opacityNames = new Map<number, string>();
   const opacityName = (opacity: number): string => {
     let name = opacityNames.get(opacity);
     if (!name) {
@@ -99,9 +118,8 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
       operators.push(
         ops.setNonStrokingRGB(...color),
         ops.beginText(),
-        ops.setFont(`/${fontName(font)}`, size),
         ops.setTextMatrix(cos, sin, -sin, cos, x, y),
-        ops.showText(font.encode(text)),
+        ...font.show(register, text, size),
         ops.endText(),
         ops.popGraphicsState(),
       );

@@ -3,65 +3,294 @@ import { createRequire } from 'node:module';
 import {
   PdfString,
   Standard14Font,
+  ops,
   type EmbeddedFont,
-  type PDF,
+  PDF,
+  type PdfRef,
   type Standard14FontName,
 } from '@libpdf/core';
+import { createShapedFont, measureShaped, type ShapedFont } from './shaped-font.js';
+
+type Operator = ReturnType<typeof ops.endText>;
+
+/** What a page canvas gives fonts to name themselves in the page's resources. */
+export type FontRegistrar = {
+  font: (input: EmbeddedFont | Standard14FontName) => string;
+  ref: (ref: PdfRef) => string;
+};
 
 /** A font usable for drawing plus the two things layout needs: cleaning and measuring. */
 export type SealFont = {
-  /** What `page.registerFont` takes. */
-  input: EmbeddedFont | Standard14FontName;
   /** Replaces what the font cannot draw, so a stray character never breaks a seal. */
   clean: (text: string) => string;
   width: (text: string, size: number) => number;
-  /** Content-stream bytes for already cleaned text (also records glyphs for subsetting). */
-  encode: (text: string) => PdfString;
+  /**
+   * The text-object operators that select the font(s) and show already cleaned text (also
+   * recording glyphs for subsetting).
+   */
+  show: (register: FontRegistrar, text: string, size: number) => Operator[];
 };
 
 export type SealFonts = {
-  /** Unicode text font for everything that comes from users (names, e-mails, titles). */
+  /**
+   * Text from users (names, e-mails, titles, values) in any script: Noto Sans, then the Noto
+   * font of each other script, embedded only when the text needs it.
+   */
   regular: SealFont;
   /** Standard font for our own fixed ASCII labels: costs nothing to embed. */
   bold: SealFont;
   /** Handwriting-like font for typed signatures, embedded on first use. */
   readonly script: SealFont;
   mono: SealFont;
+  /** Writes the fonts that need it (the shaped scripts'): once, after the last text, before saving. */
+  finish: () => void;
 };
 
 const require = createRequire(import.meta.url);
-// Font files ship inside npm packages (OFL-1.1), so no system font is needed at run time.
-const FONT_FILES = {
-  regular: '@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf',
-  script: '@expo-google-fonts/caveat/400Regular/Caveat_400Regular.ttf',
+const notoFile = (family: string, file: string) =>
+  `@expo-google-fonts/${family}/400Regular/${file}_400Regular.ttf`;
+
+// Font files ship inside npm packages (OFL-1.1), so no system font is needed at run time. In
+// the order a character's font is chosen: the first that has it.
+const PLAIN_FONTS = {
+  regular: notoFile('noto-sans', 'NotoSans'),
+  script: notoFile('caveat', 'Caveat'),
+  // Chinese (simplified and traditional) and Japanese kana and kanji; then Korean hangul and
+  // what Chinese lacks. No shaping needed: drawn through their character maps.
+  cjk: notoFile('noto-sans-sc', 'NotoSansSC'),
+  korean: notoFile('noto-sans-kr', 'NotoSansKR'),
 } as const;
 
-let fontBytes: Record<keyof typeof FONT_FILES, Uint8Array> | undefined;
+// Scripts whose letters join, reorder or stack: shaped by HarfBuzz.
+// Scripts whose letters join, reorder or stack: shaped by HarfBuzz. Each font draws its script
+// even where an earlier font of the stack has the characters (Noto Sans has Devanagari, but
+// unshaped).
+const SHAPED_FONTS: ShapedFontSpec[] = (
+  [
+    ['noto-sans-arabic', 'NotoSansArabic', /\p{Script=Arabic}/u],
+    ['noto-sans-hebrew', 'NotoSansHebrew', /\p{Script=Hebrew}/u],
+    ['noto-sans-devanagari', 'NotoSansDevanagari', /\p{Script=Devanagari}/u],
+    ['noto-sans-bengali', 'NotoSansBengali', /\p{Script=Bengali}/u],
+    ['noto-sans-gurmukhi', 'NotoSansGurmukhi', /\p{Script=Gurmukhi}/u],
+    ['noto-sans-gujarati', 'NotoSansGujarati', /\p{Script=Gujarati}/u],
+    ['noto-sans-tamil', 'NotoSansTamil', /\p{Script=Tamil}/u],
+    ['noto-sans-telugu', 'NotoSansTelugu', /\p{Script=Telugu}/u],
+    ['noto-sans-kannada', 'NotoSansKannada', /\p{Script=Kannada}/u],
+    ['noto-sans-malayalam', 'NotoSansMalayalam', /\p{Script=Malayalam}/u],
+    ['noto-sans-thai', 'NotoSansThai', /\p{Script=Thai}/u],
+    // Emoji in outline (one colour): sequences and skin tones are ligatures, so shaped too.
+    ['noto-emoji', 'NotoEmoji', /\p{Extended_Pictographic}/u],
+  ] as const
+).map(([family, file, script]) => ({
+  name: `${file}-Regular`,
+  path: notoFile(family, file),
+  script,
+}));
 
-// Read once per process: the files are ~0.9 MB together and sealing is repeated work.
-function loadFontBytes(): Record<keyof typeof FONT_FILES, Uint8Array> {
-  fontBytes ??= {
-    regular: withoutGlyphNames(readFileSync(require.resolve(FONT_FILES.regular))),
-    script: withoutGlyphNames(readFileSync(require.resolve(FONT_FILES.script))),
-  };
-  return fontBytes;
+type ShapedFontSpec = { name: string; path: string; script: RegExp };
+
+/** Drawn for a character no font has: visible, never a question mark. */
+const PLACEHOLDER = '\u25A1';
+
+// Read and parsed once per process (sealing is repeated work): the bytes, and one probe font
+// per file whose parsed program every document's copy shares. Parsing a CJK font's tables takes
+// ~200 ms; shared, a document pays for its own glyphs only.
+const files = new Map<string, Uint8Array>();
+function fontFile(path: string): Uint8Array {
+  let bytes = files.get(path);
+  if (!bytes) {
+    bytes = withoutGlyphNames(readFileSync(require.resolve(path)));
+    files.set(path, bytes);
+  }
+  return bytes;
+}
+
+// EmbeddedFont keeps its parsed program in a field its type declarations call private.
+type WithProgram = { fontProgram: unknown };
+let probePdf: PDF | undefined;
+const probes = new Map<string, EmbeddedFont>();
+function probeFont(path: string): EmbeddedFont {
+  let probe = probes.get(path);
+  if (!probe) {
+    // A font embedded into a PDF of its own, never saved: only its parsed program is used.
+    probePdf ??= PDF.create();
+    probe = probePdf.embedFont(fontFile(path));
+    probes.set(path, probe);
+  }
+  return probe;
+}
+
+/** `path`'s font embedded into `pdf`, sharing the parsed program of this process's copy. */
+function embedShared(pdf: PDF, path: string): EmbeddedFont {
+  const font = pdf.embedFont(fontFile(path));
+  (font as unknown as WithProgram).fontProgram = (
+    probeFont(path) as unknown as WithProgram
+  ).fontProgram;
+  return font;
 }
 
 /** Embeds the fonts of the signature and audit pages into `pdf` (subset at save time). */
 export function embedSealFonts(pdf: PDF): SealFonts {
-  const bytes = loadFontBytes();
-  // Each embedded font is parsed per document (several ms for Noto Sans), so only the
-  // text font is embedded up front and the script font only when a typed name needs it.
+  // Only what a document's text needs is embedded: each font on first use.
   let script: SealFont | undefined;
+  const shaped: ShapedFont[] = [];
+  const members: Member[] = [
+    plainMember(pdf, PLAIN_FONTS.regular),
+    ...SHAPED_FONTS.slice(0, -1).map((file) => shapedMember(pdf, file, shaped)),
+    plainMember(pdf, PLAIN_FONTS.cjk),
+    plainMember(pdf, PLAIN_FONTS.korean),
+    shapedMember(pdf, SHAPED_FONTS.at(-1)!, shaped),
+  ];
   return {
-    regular: embeddedSealFont(pdf.embedFont(bytes.regular)),
+    regular: fontStack(members),
     bold: standardSealFont('Helvetica-Bold'),
     get script() {
-      script ??= embeddedSealFont(pdf.embedFont(bytes.script));
+      script ??= fontStack([plainMember(pdf, PLAIN_FONTS.script)], { placeholder: '?' });
       return script;
     },
     mono: standardSealFont('Courier'),
+    finish: () => shaped.forEach((font) => font.finish()),
   };
+}
+
+/** One font of a stack: what it covers and measures (shared), what it draws (per document). */
+type Member = {
+  /** The characters this font draws first, when it has them. */
+  script?: RegExp;
+  covers: (codePoint: number) => boolean;
+  width: (text: string, size: number) => number;
+  show: (register: FontRegistrar, text: string, size: number) => Operator[];
+};
+
+function plainMember(pdf: PDF, path: string): Member {
+  const probe = probeFont(path);
+  let font: EmbeddedFont | undefined;
+  return {
+    covers: (codePoint) => probe.canEncode(String.fromCodePoint(codePoint)),
+    width: (text, size) => cachedWidth(probe, text) * size,
+    show(register, text, size) {
+      font ??= embedShared(pdf, path);
+      return [ops.setFont(`/${register.font(font)}`, size), ops.showText(encodeGids(font, text))];
+    },
+  };
+}
+
+function shapedMember(pdf: PDF, file: ShapedFontSpec, created: ShapedFont[]): Member {
+  let font: ShapedFont | undefined;
+  const use = () => {
+    if (!font) {
+      font = createShapedFont(pdf, { name: file.name, bytes: fontFile(file.path) });
+      created.push(font);
+    }
+    return font;
+  };
+  // Coverage and widths come from the process's shaping face; the PDF font only when drawn.
+  const measure = measureShaped({ name: file.name, bytes: fontFile(file.path) });
+  return {
+    script: file.script,
+    covers: measure.covers,
+    width: measure.width,
+    show: (register, text, size) => use().show(register.ref, text, size),
+  };
+}
+
+// Characters that take the font of the run they are in when it has them: marks, joiners,
+// variation selectors and skin tones always (they belong to the character before); spaces,
+// punctuation and digits inside right-to-left text, so that "محمد عبد الله" stays one run.
+const JOINING = /^[\p{M}\u200c\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}]$/u;
+const NEUTRAL = /^[\s\p{P}\p{N}]$/u;
+const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
+const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\u{1f3fb}-\u{1f3ff}]$/u;
+
+/**
+ * A font stack: each character drawn by the first member that has it, in runs (one font
+ * operator each); a character none has is drawn as a placeholder box, never a question mark.
+ */
+function fontStack(members: Member[], options: { placeholder?: string } = {}): SealFont {
+  const choice = new Map<string, number>();
+  const memberFor = (char: string): number => {
+    let index = choice.get(char);
+    if (index === undefined) {
+      const codePoint = char.codePointAt(0)!;
+      index = members.findIndex((m) => m.script?.test(char) && m.covers(codePoint));
+      if (index < 0) index = members.findIndex((member) => member.covers(codePoint));
+      choice.set(char, index);
+    }
+    return index;
+  };
+  const placeholder = options.placeholder ?? PLACEHOLDER;
+  const clean = (text: string): string =>
+    Array.from(stripControls(text), (char) => {
+      if (memberFor(char) >= 0) return char;
+      if (IGNORABLE.test(char)) return '';
+      const base = stripDiacritics(char);
+      return base !== '' && Array.from(base).every((c) => memberFor(c) >= 0) ? base : placeholder;
+    }).join('');
+  const runs = (text: string): Array<[Member, string]> => {
+    const out: Array<[number, string]> = [];
+    for (const char of text) {
+      const last = out.at(-1);
+      const joins = JOINING.test(char) || (RTL.test(last?.[1] ?? '') && NEUTRAL.test(char));
+      if (last && joins && members[last[0]].covers(char.codePointAt(0)!)) {
+        last[1] += char;
+        continue;
+      }
+      const index = Math.max(0, memberFor(char));
+      if (last && last[0] === index) last[1] += char;
+      else out.push([index, char]);
+    }
+    // Spaces and punctuation after right-to-left text belong to what follows it: kept in the
+    // right-to-left run they would be drawn on its left ("<" of "محمد <m@x.com>").
+    for (let i = 0; i < out.length - 1; i++) {
+      const trailing = /[\s\p{P}\p{S}]+$/u.exec(out[i][1])?.[0];
+      const next = members[out[i + 1][0]];
+      if (!trailing || trailing === out[i][1] || !RTL.test(out[i][1])) continue;
+      if (!Array.from(trailing).every((c) => next.covers(c.codePointAt(0)!))) continue;
+      out[i][1] = out[i][1].slice(0, -trailing.length);
+      out[i + 1][1] = trailing + out[i + 1][1];
+    }
+    return out.map(([index, run]) => [members[index], run]);
+  };
+  return {
+    clean,
+    width: (text, size) =>
+      runs(text).reduce((total, [member, run]) => total + member.width(run, size), 0),
+    show: (register, text, size) =>
+      runs(text).flatMap(([member, run]) => member.show(register, run, size)),
+  };
+}
+
+// Measuring through the font walks its tables glyph by glyph on every call, and layout measures
+// the same characters over and over (wrapping, shrinking to fit): each character's advance is
+// looked up once per process. The font's measure adds no kerning, so the sum is the same.
+const advances = new WeakMap<EmbeddedFont, Map<string, number>>();
+function cachedWidth(font: EmbeddedFont, text: string): number {
+  let known = advances.get(font);
+  if (!known) {
+    known = new Map();
+    advances.set(font, known);
+  }
+  let total = 0;
+  for (const char of text) {
+    let advance = known.get(char);
+    if (advance === undefined) {
+      advance = font.widthOfTextAtSize(char, 1);
+      known.set(char, advance);
+    }
+    total += advance;
+  }
+  return total;
+}
+
+// Identity-H: two bytes per glyph id.
+function encodeGids(font: EmbeddedFont, text: string): PdfString {
+  const gids = font.encodeTextToGids(text);
+  const bytes = new Uint8Array(gids.length * 2);
+  gids.forEach((gid, i) => {
+    bytes[i * 2] = gid >> 8;
+    bytes[i * 2 + 1] = gid & 0xff;
+  });
+  return PdfString.fromBytes(bytes);
 }
 
 /**
@@ -90,57 +319,21 @@ function withoutGlyphNames(ttf: Uint8Array): Uint8Array {
   return bytes;
 }
 
-function embeddedSealFont(font: EmbeddedFont): SealFont {
-  const clean = (text: string): string => {
-    const plain = stripControls(text);
-    if (font.canEncode(plain)) return plain;
-    return Array.from(plain, (char) => {
-      if (font.canEncode(char)) return char;
-      const base = stripDiacritics(char);
-      return base !== '' && font.canEncode(base) ? base : '?';
-    }).join('');
-  };
-  const encode = (text: string): PdfString => {
-    // Identity-H: two bytes per glyph id.
-    const gids = font.encodeTextToGids(text);
-    const bytes = new Uint8Array(gids.length * 2);
-    gids.forEach((gid, i) => {
-      bytes[i * 2] = gid >> 8;
-      bytes[i * 2 + 1] = gid & 0xff;
-    });
-    return PdfString.fromBytes(bytes);
-  };
-  // Measuring through the font walks its tables glyph by glyph on every call, and layout
-  // measures the same characters over and over (wrapping, shrinking to fit): each character's
-  // advance is looked up once. The font's measure adds no kerning, so the sum is the same.
-  const advances = new Map<string, number>();
-  const width = (text: string, size: number): number => {
-    let total = 0;
-    for (const char of text) {
-      let advance = advances.get(char);
-      if (advance === undefined) {
-        advance = font.widthOfTextAtSize(char, 1);
-        advances.set(char, advance);
-      }
-      total += advance;
-    }
-    return total * size;
-  };
-  return { input: font, clean, encode, width };
-}
-
 /** A standard-14 font: no embedding cost, but only Latin-1 characters survive cleaning. */
 export function standardSealFont(name: Standard14FontName): SealFont {
   const metrics = Standard14Font.of(name);
   return {
-    input: name,
     clean: (text) => toLatin1(stripControls(text)),
     width: (text, size) => metrics.widthOfTextAtSize(text, size),
     // WinAnsi equals Latin-1 for the characters toLatin1 keeps.
-    encode: (text) =>
-      PdfString.fromBytes(
-        Uint8Array.from(text, (char) => Math.min(char.codePointAt(0) ?? 63, 0xff)),
+    show: (register, text, size) => [
+      ops.setFont(`/${register.font(name)}`, size),
+      ops.showText(
+        PdfString.fromBytes(
+          Uint8Array.from(text, (char) => Math.min(char.codePointAt(0) ?? 63, 0xff)),
+        ),
       ),
+    ],
   };
 }
 

@@ -221,6 +221,7 @@ async function appendAndSign(
   );
   // sign() saves without subsetting; finalizing first keeps only the glyphs drawn
   // (tens of kB instead of ~1.5 MB of font programs per sealed file).
+  fonts.finish();
   pdf.fonts.finalize(true);
 
   const reason = input.sandbox
