@@ -256,6 +256,43 @@ describe.each(ENGINES)('signing page in Chromium on %s', (engine) => {
     await p2.getByRole('heading', { name: 'This signing link is no longer valid' }).waitFor();
   }, 180_000);
 
+  it('shows names in every script with the fonts the seal draws them in, and e-mails them as written', async () => {
+    const wang = { email: unique('wang'), name: '王小明' };
+    const title = `合同 عقد Договор ${engine}`;
+    const { links } = await sendDocument({ name: title, pages: 1, signees: [wang] });
+    const mail = await smtp.waitFor((m) => recipient(m).includes(wang.email));
+    expect(mail.subject).toContain(title);
+    expect(mail.html).toContain(wang.name);
+    expect(mail.text).toContain(title);
+
+    const { page } = await open(links[0], VIEWPORTS.phone);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    expect(await page.locator('.intro').innerText()).toContain(wang.name);
+    const typed = 'محمد 王小明';
+    await page.getByRole('textbox', { name: 'Type your full name' }).fill(typed);
+    await page.locator('.typed-preview-text').getByText(typed).waitFor();
+    // The Chinese and Arabic fallbacks were fetched from this service and drew the text.
+    await page.waitForFunction(async () => {
+      await document.fonts.ready;
+      return (
+        document.fonts.check('16px "Signet Scripts"', '王小明') &&
+        document.fonts.check('16px "Signet Scripts"', 'محمد')
+      );
+    });
+    const loaded = await page.evaluate(() =>
+      [...document.fonts]
+        .filter((f) => f.family.replace(/"/g, '') === 'Signet Scripts' && f.status === 'loaded')
+        .map((f) => f.unicodeRange),
+    );
+    expect(loaded.some((range) => range.includes('U+4E00-9FFF'))).toBe(true);
+    expect(
+      loaded.some((range) => range.includes('U+600-6FF') || range.includes('U+0600-06FF')),
+    ).toBe(true);
+    // Only the fonts of the scripts on the page were fetched: not Thai, not Korean.
+    expect(loaded.some((range) => /U\+0?E00-0?E7F/i.test(range))).toBe(false);
+    await screenshotBothWidths(page, `signing-${engine}-scripts`);
+  }, 120_000);
+
   it('declines with a reason, and the link is no longer valid afterwards', async () => {
     const carol = { email: unique('carol'), name: 'Carol Decliner' };
     const dave = { email: unique('dave'), name: 'Dave Bystander' };
