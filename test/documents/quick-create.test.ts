@@ -76,6 +76,7 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'file',
         'originalFile',
         'hash',
+        'sealMode',
         'downloadUrl',
       ].sort(),
     );
@@ -171,7 +172,7 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
 
   it('refuses files that are not PDFs with 415 and leaves nothing behind', async () => {
     const before = await counts();
-    const full = makePdf({ pages: 3 });
+    // Damaged PDFs are not among them: test/corpus/damaged.test.ts.
     // The detail says what the file is instead, so the sender knows what to upload.
     const cases: Array<[string, Buffer, string]> = [
       [
@@ -190,12 +191,6 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'it is an HTML page.',
       ],
       ['empty file', Buffer.alloc(0), 'it is an empty file.'],
-      [
-        'truncated PDF',
-        full.subarray(0, Math.floor(full.length * 0.6)),
-        'not a valid PDF document',
-      ],
-      ['PDF without trailer', full.subarray(0, full.length - 40), 'not a valid PDF document'],
     ];
     for (const [label, file, detail] of cases) {
       const res = await quickCreate(ctx, owner.apiKey, { tenantId, file, filename: 'x.pdf' });
@@ -216,12 +211,16 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
     const ok = await quickCreate(ctx, owner.apiKey, { tenantId, file: big });
     expect(ok.status).toBe(201);
 
-    const before = await counts();
+    // A table the check cannot find there is left to the lenient parser, which rebuilds it.
     const broken = Buffer.from(big);
     broken.write('oops', offset, 'latin1');
-    const bad = await quickCreate(ctx, owner.apiKey, { tenantId, file: broken });
-    expect(bad.status).toBe(415);
-    expect(bad.body.code).toBe('unsupported_media_type');
+    const repaired = await quickCreate(ctx, owner.apiKey, { tenantId, file: broken });
+    expect(repaired.status).toBe(201);
+    const noise = Buffer.concat([big.subarray(0, 1024), Buffer.alloc(200_000, 0x41)]);
+    const before = await counts();
+    const bad = await quickCreate(ctx, owner.apiKey, { tenantId, file: noise });
+    expect(bad.status).toBe(422);
+    expect(bad.body.code).toBe('pdf_unreadable');
     expect(await counts()).toEqual(before);
   });
 

@@ -135,16 +135,15 @@ describe.each(ENGINES)('S3-compatible storage on %s', (engine) => {
     expect(hash.digest('hex')).toBe(sha256);
   });
 
-  it('refuses a non-PDF or truncated PDF with 415 and leaves no object behind', async () => {
+  it('refuses a non-PDF (415) or an unreadable PDF (422) and leaves no object behind', async () => {
     const before = await storedKeys();
     const full = makePdf({ pages: 3 });
-    for (const file of [
-      Buffer.from('plain text renamed to look like a PDF '.repeat(20)),
-      full.subarray(0, Math.floor(full.length * 0.6)),
-    ]) {
+    for (const [file, code] of [
+      [Buffer.from('plain text renamed to look like a PDF '.repeat(20)), 'unsupported_media_type'],
+      [Buffer.concat([full.subarray(0, 40), Buffer.alloc(5000, 0x41)]), 'pdf_unreadable'],
+    ] as const) {
       const res = await quickCreate(ctx, owner.apiKey, { tenantId, file, filename: 'x.pdf' });
-      expect(res.status).toBe(415);
-      expect(res.body.code).toBe('unsupported_media_type');
+      expect(res.body.code).toBe(code);
     }
     expect(await storedKeys()).toEqual(before);
   });

@@ -32,7 +32,7 @@ export async function requireOpenablePdf(bytes: Uint8Array): Promise<void> {
   }
   if (opening.ok) return;
   if (opening.needsPassword) {
-    throw new AppError(
+    throw onFile(
       'pdf_encrypted',
       'The PDF is protected by a password that is needed to open it; remove the password (print or save it as a new PDF) and upload it again.',
     );
@@ -41,10 +41,15 @@ export async function requireOpenablePdf(bytes: Uint8Array): Promise<void> {
 }
 
 function unreadable(reason: string): AppError {
-  return new AppError(
+  return onFile(
     'pdf_unreadable',
     `The file starts like a PDF but cannot be opened: ${reason}. Save or export it as a PDF again and upload the new file.`,
   );
+}
+
+// Like every 422 about a part, it names the part in `errors`.
+function onFile(code: 'pdf_encrypted' | 'pdf_unreadable', detail: string): AppError {
+  return new AppError(code, detail, { errors: [{ path: 'file', message: detail }] });
 }
 
 /** The parser's verdict on this thread, for the worker. */

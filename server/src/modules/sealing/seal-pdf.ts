@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage } from '@libpdf/core';
+
+type SignatureField = { isSigned: () => boolean };
 import {
   describeActiveContent,
   scanActiveContent,
@@ -88,7 +90,7 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   let pdf = await PDF.load(input.original);
   if (pdf.isEncrypted && !pdf.isAuthenticated) throw new Error('A password is needed to open it');
   if (pdf.getPageCount() === 0) throw new Error('Cannot seal a PDF without pages');
-  const signed = carriesSignatures(input.original);
+  const signed = carriesSignatures(input.original) && hasSignedFields(pdf);
   if (signed && incrementalUpdateAllowed(pdf)) return sealIncrementally(pdf, input, sealedAt);
 
   // What a viewer would run or open unasked was never shown on the signing page: the sealed
@@ -98,6 +100,9 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   // sealed copy is for anyone to check, and the audit certificate says it was removed.
   const decrypted = pdf.isEncrypted;
   if (decrypted) (pdf as unknown as { _pendingSecurity: unknown })._pendingSecurity = REMOVE;
+  // Usage rights (Adobe Reader's /Perms signatures) do not survive a rewrite: a viewer would
+  // only warn that they no longer hold.
+  pdf.getCatalog().delete('Perms');
   pdf = await PDF.load(await pdf.save({ incremental: false }));
   const originalPages = pdf.getPages();
   const fonts = embedSealFonts(pdf);
@@ -122,6 +127,14 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
 }
 
 const REMOVE = { action: 'remove' };
+
+// A signature a validator checks is a signed signature field; a /ByteRange elsewhere (Adobe
+// Reader's usage-rights signature in /Perms) is not one, and a rewrite only ends those rights.
+function hasSignedFields(pdf: PDF): boolean {
+  return (pdf.getForm()?.getFields() ?? []).some(
+    (field) => field.type === 'signature' && (field as unknown as SignatureField).isSigned(),
+  );
+}
 
 // A signed original is appended to, so that its signatures stay valid: nothing is drawn into
 // its pages and nothing removed from it (a change a validator would report as made after
