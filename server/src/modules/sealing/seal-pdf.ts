@@ -109,8 +109,8 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   if (input.fields?.length) drawFieldValues(pdf, fonts, input.fields);
   if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page);
   const size = appendixPageSize(pdf, originalPages[0]);
+  // Removed active content has a line of its own on the certificate.
   const notes = [
-    ...(removed.length ? [`${describeActiveContent(removed)} removed`] : []),
     ...(decrypted ? ['its permissions-only encryption removed'] : []),
     ...(signed ? ['its earlier signatures could not be kept: it had to be repaired'] : []),
   ];
