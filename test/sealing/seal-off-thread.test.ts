@@ -93,7 +93,10 @@ describe.skipIf(!existsSync(BOOK)).each(ENGINES)('sealing off the event loop on 
       rmSync(dir, { recursive: true, force: true });
     }
     expect(latencies.length).toBeGreaterThan(5);
-    // In process, the seal held the event loop for its whole run (over 200 ms at a time here).
-    expect(Math.max(...latencies)).toBeLessThan(100);
+    // In process, the seal held the event loop for its whole run (over 200 ms at a time here,
+    // 500 ms now that the original is rewritten whole). Off the thread the largest pause is
+    // 15–95 ms alone and has reached 100 ms with the whole suite running beside it: the bound
+    // leaves room for that load, and is still under the shortest in-process hold.
+    expect(Math.max(...latencies)).toBeLessThan(150);
   });
 });
