@@ -226,30 +226,55 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
       const base = stripDiacritics(char);
       return base !== '' && Array.from(base).every((c) => memberFor(c) >= 0) ? base : placeholder;
     }).join('');
-  const runs = (text: string): Array<[Member, string]> => {
-    const out: Array<[number, string]> = [];
+  const split = (text: string): Array<[Member, string]> => {
+    // Nearly all text is in the first font alone: one run, nothing to decide.
+    let mixed = false;
+    for (const char of text) {
+      if (memberFor(char) > 0) {
+        mixed = true;
+        break;
+      }
+    }
+    if (!mixed) return [[members[0], text]];
+    const out: Array<{ index: number; text: string; rtl: boolean }> = [];
     for (const char of text) {
       const last = out.at(-1);
-      const joins = JOINING.test(char) || (RTL.test(last?.[1] ?? '') && NEUTRAL.test(char));
-      if (last && joins && members[last[0]].covers(char.codePointAt(0)!)) {
-        last[1] += char;
+      const joins = JOINING.test(char) || (last?.rtl === true && NEUTRAL.test(char));
+      if (last && joins && members[last.index].covers(char.codePointAt(0)!)) {
+        last.text += char;
         continue;
       }
       const index = Math.max(0, memberFor(char));
-      if (last && last[0] === index) last[1] += char;
-      else out.push([index, char]);
+      const rtl = RTL.test(char);
+      if (last && last.index === index) {
+        last.text += char;
+        last.rtl ||= rtl;
+      } else {
+        out.push({ index, text: char, rtl });
+      }
     }
     // Spaces and punctuation after right-to-left text belong to what follows it: kept in the
     // right-to-left run they would be drawn on its left ("<" of "محمد <m@x.com>").
     for (let i = 0; i < out.length - 1; i++) {
-      const trailing = /[\s\p{P}\p{S}]+$/u.exec(out[i][1])?.[0];
-      const next = members[out[i + 1][0]];
-      if (!trailing || trailing === out[i][1] || !RTL.test(out[i][1])) continue;
+      const trailing = /[\s\p{P}\p{S}]+$/u.exec(out[i].text)?.[0];
+      const next = members[out[i + 1].index];
+      if (!trailing || trailing === out[i].text || !out[i].rtl) continue;
       if (!Array.from(trailing).every((c) => next.covers(c.codePointAt(0)!))) continue;
-      out[i][1] = out[i][1].slice(0, -trailing.length);
-      out[i + 1][1] = trailing + out[i + 1][1];
+      out[i].text = out[i].text.slice(0, -trailing.length);
+      out[i + 1].text = trailing + out[i + 1].text;
     }
-    return out.map(([index, run]) => [members[index], run]);
+    return out.map((run) => [members[run.index], run.text]);
+  };
+  // Layout measures the same strings many times over (shrinking to fit, wrapping).
+  const known = new Map<string, Array<[Member, string]>>();
+  const runs = (text: string): Array<[Member, string]> => {
+    let found = known.get(text);
+    if (!found) {
+      found = split(text);
+      if (known.size >= 1_000) known.clear();
+      known.set(text, found);
+    }
+    return found;
   };
   return {
     clean,
