@@ -165,14 +165,48 @@ type Member = {
 function plainMember(pdf: PDF, path: string): Member {
   const probe = probeFont(path);
   let font: EmbeddedFont | undefined;
+  // Each character is handed to the document's font (which records it for the subset) once;
+  // after that its glyph id comes from the process's table.
+  const recorded = new Set<string>();
+  const gids = glyphIds(probe);
   return {
     covers: (codePoint) => probe.canEncode(String.fromCodePoint(codePoint)),
     width: (text, size) => cachedWidth(probe, text) * size,
     show(register, text, size) {
       font ??= embedShared(pdf, path);
-      return [ops.setFont(`/${register.font(font)}`, size), ops.showText(encodeGids(font, text))];
+      const chars = Array.from(text);
+      const fresh = [...new Set(chars.filter((char) => !recorded.has(char)))];
+      if (fresh.length > 0) {
+        const ids = font.encodeTextToGids(fresh.join(''));
+        fresh.forEach((char, i) => {
+          gids.set(char, ids[i]);
+          recorded.add(char);
+        });
+      }
+      // Identity-H: two bytes per glyph id.
+      const bytes = new Uint8Array(chars.length * 2);
+      chars.forEach((char, i) => {
+        const gid = gids.get(char)!;
+        bytes[i * 2] = gid >> 8;
+        bytes[i * 2 + 1] = gid & 0xff;
+      });
+      return [
+        ops.setFont(`/${register.font(font)}`, size),
+        ops.showText(PdfString.fromBytes(bytes)),
+      ];
     },
   };
+}
+
+// Glyph id of each character drawn so far, per font file, for every document of the process.
+const glyphTables = new WeakMap<EmbeddedFont, Map<string, number>>();
+function glyphIds(probe: EmbeddedFont): Map<string, number> {
+  let table = glyphTables.get(probe);
+  if (!table) {
+    table = new Map();
+    glyphTables.set(probe, table);
+  }
+  return table;
 }
 
 function shapedMember(pdf: PDF, file: ShapedFontSpec, created: ShapedFont[]): Member {
@@ -219,13 +253,22 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
     return index;
   };
   const placeholder = options.placeholder ?? PLACEHOLDER;
-  const clean = (text: string): string =>
-    Array.from(stripControls(text), (char) => {
-      if (memberFor(char) >= 0) return char;
-      if (IGNORABLE.test(char)) return '';
-      const base = stripDiacritics(char);
-      return base !== '' && Array.from(base).every((c) => memberFor(c) >= 0) ? base : placeholder;
-    }).join('');
+  const cleaned = new Map<string, string>();
+  const clean = (text: string): string => {
+    let found = cleaned.get(text);
+    if (found === undefined) {
+      found = Array.from(stripControls(text), (char) => {
+        if (memberFor(char) >= 0) return char;
+        if (IGNORABLE.test(char)) return '';
+        const base = stripDiacritics(char);
+        const drawable = base !== '' && Array.from(base).every((c) => memberFor(c) >= 0);
+        return drawable ? base : placeholder;
+      }).join('');
+      if (cleaned.size >= 1_000) cleaned.clear();
+      cleaned.set(text, found);
+    }
+    return found;
+  };
   const split = (text: string): Array<[Member, string]> => {
     // Nearly all text is in the first font alone: one run, nothing to decide.
     let mixed = false;
@@ -305,17 +348,6 @@ function cachedWidth(font: EmbeddedFont, text: string): number {
     total += advance;
   }
   return total;
-}
-
-// Identity-H: two bytes per glyph id.
-function encodeGids(font: EmbeddedFont, text: string): PdfString {
-  const gids = font.encodeTextToGids(text);
-  const bytes = new Uint8Array(gids.length * 2);
-  gids.forEach((gid, i) => {
-    bytes[i * 2] = gid >> 8;
-    bytes[i * 2 + 1] = gid & 0xff;
-  });
-  return PdfString.fromBytes(bytes);
 }
 
 /**
