@@ -2,9 +2,7 @@ import { createBoundedWorker } from '../../lib/bounded-worker.js';
 import { AppError } from '../../lib/errors.js';
 
 /** What the lenient parser made of a file that failed the structural check. */
-export type PdfOpening =
-  | { ok: true; pages: number; encrypted: boolean }
-  | { ok: false; needsPassword: boolean; reason: string };
+export type PdfOpening = { ok: true } | { ok: false; needsPassword: boolean; reason: string };
 
 // Created on first use; unref'd, so it never keeps the process alive.
 let worker: ReturnType<typeof createBoundedWorker<{ bytes: Uint8Array }, PdfOpening>> | undefined;
@@ -63,16 +61,18 @@ export async function openPdfHere(bytes: Uint8Array): Promise<PdfOpening> {
     // load at all ("Root Pages object is not a dictionary"): its trailer names /Encrypt.
     return {
       ok: false,
-      needsPassword: /\/Encrypt\b/.test(Buffer.from(bytes).toString('latin1')),
+      needsPassword: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(
+        '/Encrypt',
+      ),
       reason: describe(err),
     };
   }
   if (pdf.isEncrypted && !pdf.isAuthenticated) {
     return { ok: false, needsPassword: true, reason: 'a password is needed to open it' };
   }
-  const pages = pdf.getPageCount();
-  if (pages === 0) return { ok: false, needsPassword: false, reason: 'it has no pages' };
-  return { ok: true, pages, encrypted: pdf.isEncrypted };
+  if (pdf.getPageCount() === 0)
+    return { ok: false, needsPassword: false, reason: 'it has no pages' };
+  return { ok: true };
 }
 
 function describe(err: unknown): string {

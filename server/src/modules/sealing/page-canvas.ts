@@ -14,7 +14,8 @@ type PageResources = { registerResource: (ref: PdfRef, type: string, prefix: str
 /** RGB components in 0..1. */
 export type Rgb = readonly [number, number, number];
 
-type Operator = ReturnType<typeof ops.stroke>;
+/** One content-stream operator, as @libpdf/core builds them. */
+export type Operator = ReturnType<typeof ops.stroke>;
 
 // One ExtGState object per opacity per document, shared by all pages, instead of one per
 // page: 300 marked pages would otherwise add 300 identical objects.

@@ -9,9 +9,8 @@ import {
   type PdfRef,
   type Standard14FontName,
 } from '@libpdf/core';
-import { createShapedFont, measureShaped, type ShapedFont } from './shaped-font.js';
-
-type Operator = ReturnType<typeof ops.endText>;
+import type { Operator } from './page-canvas.js';
+import { createShapedFont, measureShaped, RIGHT_TO_LEFT, type ShapedFont } from './shaped-font.js';
 
 /** What a page canvas gives fonts to name themselves in the page's resources. */
 export type FontRegistrar = {
@@ -61,7 +60,6 @@ const PLAIN_FONTS = {
   korean: notoFile('noto-sans-kr', 'NotoSansKR'),
 } as const;
 
-// Scripts whose letters join, reorder or stack: shaped by HarfBuzz.
 // Scripts whose letters join, reorder or stack: shaped by HarfBuzz. Each font draws its script
 // even where an earlier font of the stack has the characters (Noto Sans has Devanagari, but
 // unshaped).
@@ -107,14 +105,19 @@ function fontFile(path: string): Uint8Array {
 
 // EmbeddedFont keeps its parsed program in a field its type declarations call private.
 type WithProgram = { fontProgram: unknown };
+
+/**
+ * A font file's process-wide state: a copy embedded into a PDF of its own (never saved, only its
+ * parsed program is used), each character's advance and glyph id as looked up so far.
+ */
+type Probe = { font: EmbeddedFont; advances: Map<string, number>; gids: Map<string, number> };
 let probePdf: PDF | undefined;
-const probes = new Map<string, EmbeddedFont>();
-function probeFont(path: string): EmbeddedFont {
+const probes = new Map<string, Probe>();
+function probeFont(path: string): Probe {
   let probe = probes.get(path);
   if (!probe) {
-    // A font embedded into a PDF of its own, never saved: only its parsed program is used.
     probePdf ??= PDF.create();
-    probe = probePdf.embedFont(fontFile(path));
+    probe = { font: probePdf.embedFont(fontFile(path)), advances: new Map(), gids: new Map() };
     probes.set(path, probe);
   }
   return probe;
@@ -124,7 +127,7 @@ function probeFont(path: string): EmbeddedFont {
 function embedShared(pdf: PDF, path: string): EmbeddedFont {
   const font = pdf.embedFont(fontFile(path));
   (font as unknown as WithProgram).fontProgram = (
-    probeFont(path) as unknown as WithProgram
+    probeFont(path).font as unknown as WithProgram
   ).fontProgram;
   return font;
 }
@@ -162,18 +165,19 @@ type Member = {
   show: (register: FontRegistrar, text: string, size: number) => Operator[];
 };
 
+// A member reads and parses its font file on first use: a document in Latin script never
+// loads the 16 MB of CJK fonts, nor the shaping fonts.
 function plainMember(pdf: PDF, path: string): Member {
-  const probe = probeFont(path);
   let font: EmbeddedFont | undefined;
   // Each character is handed to the document's font (which records it for the subset) once;
   // after that its glyph id comes from the process's table.
   const recorded = new Set<string>();
-  const gids = glyphIds(probe);
   return {
-    covers: (codePoint) => probe.canEncode(String.fromCodePoint(codePoint)),
-    width: (text, size) => cachedWidth(probe, text) * size,
+    covers: (codePoint) => probeFont(path).font.canEncode(String.fromCodePoint(codePoint)),
+    width: (text, size) => cachedWidth(probeFont(path), text) * size,
     show(register, text, size) {
       font ??= embedShared(pdf, path);
+      const { gids } = probeFont(path);
       const chars = Array.from(text);
       const fresh = [...new Set(chars.filter((char) => !recorded.has(char)))];
       if (fresh.length > 0) {
@@ -198,33 +202,23 @@ function plainMember(pdf: PDF, path: string): Member {
   };
 }
 
-// Glyph id of each character drawn so far, per font file, for every document of the process.
-const glyphTables = new WeakMap<EmbeddedFont, Map<string, number>>();
-function glyphIds(probe: EmbeddedFont): Map<string, number> {
-  let table = glyphTables.get(probe);
-  if (!table) {
-    table = new Map();
-    glyphTables.set(probe, table);
-  }
-  return table;
-}
-
 function shapedMember(pdf: PDF, file: ShapedFontSpec, created: ShapedFont[]): Member {
+  const shapedFile = () => ({ name: file.name, bytes: fontFile(file.path) });
   let font: ShapedFont | undefined;
-  const use = () => {
-    if (!font) {
-      font = createShapedFont(pdf, { name: file.name, bytes: fontFile(file.path) });
-      created.push(font);
-    }
-    return font;
-  };
   // Coverage and widths come from the process's shaping face; the PDF font only when drawn.
-  const measure = measureShaped({ name: file.name, bytes: fontFile(file.path) });
+  let measure: ReturnType<typeof measureShaped> | undefined;
+  const measured = () => (measure ??= measureShaped(shapedFile()));
   return {
     script: file.script,
-    covers: measure.covers,
-    width: measure.width,
-    show: (register, text, size) => use().show(register.ref, text, size),
+    covers: (codePoint) => measured().covers(codePoint),
+    width: (text, size) => measured().width(text, size),
+    show(register, text, size) {
+      if (!font) {
+        font = createShapedFont(pdf, shapedFile());
+        created.push(font);
+      }
+      return font.show(register.ref, text, size);
+    },
   };
 }
 
@@ -233,7 +227,6 @@ function shapedMember(pdf: PDF, file: ShapedFontSpec, created: ShapedFont[]): Me
 // punctuation and digits inside right-to-left text, so that "محمد عبد الله" stays one run.
 const JOINING = /^[\p{M}\u200c\u200d\ufe00-\ufe0f\u{1f3fb}-\u{1f3ff}]$/u;
 const NEUTRAL = /^[\s\p{P}\p{N}]$/u;
-const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\u{1f3fb}-\u{1f3ff}]$/u;
 
 /**
@@ -288,7 +281,7 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
         continue;
       }
       const index = Math.max(0, memberFor(char));
-      const rtl = RTL.test(char);
+      const rtl = RIGHT_TO_LEFT.test(char);
       if (last && last.index === index) {
         last.text += char;
         last.rtl ||= rtl;
@@ -331,19 +324,13 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
 // Measuring through the font walks its tables glyph by glyph on every call, and layout measures
 // the same characters over and over (wrapping, shrinking to fit): each character's advance is
 // looked up once per process. The font's measure adds no kerning, so the sum is the same.
-const advances = new WeakMap<EmbeddedFont, Map<string, number>>();
-function cachedWidth(font: EmbeddedFont, text: string): number {
-  let known = advances.get(font);
-  if (!known) {
-    known = new Map();
-    advances.set(font, known);
-  }
+function cachedWidth({ font, advances }: Probe, text: string): number {
   let total = 0;
   for (const char of text) {
-    let advance = known.get(char);
+    let advance = advances.get(char);
     if (advance === undefined) {
       advance = font.widthOfTextAtSize(char, 1);
-      known.set(char, advance);
+      advances.set(char, advance);
     }
     total += advance;
   }

@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage } from '@libpdf/core';
-
-type SignatureField = { isSigned: () => boolean };
 import {
   describeActiveContent,
   scanActiveContent,
@@ -90,6 +88,7 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   let pdf = await PDF.load(input.original);
   if (pdf.isEncrypted && !pdf.isAuthenticated) throw new Error('A password is needed to open it');
   if (pdf.getPageCount() === 0) throw new Error('Cannot seal a PDF without pages');
+  // The byte scan spares nearly every original reading its form.
   const signed = carriesSignatures(input.original) && hasSignedFields(pdf);
   if (signed && incrementalUpdateAllowed(pdf)) return sealIncrementally(pdf, input, sealedAt);
 
@@ -127,6 +126,9 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
 }
 
 const REMOVE = { action: 'remove' };
+
+// The signature field's one method used here, missing from the library's FormField type.
+type SignatureField = { isSigned: () => boolean };
 
 // A signature a validator checks is a signed signature field; a /ByteRange elsewhere (Adobe
 // Reader's usage-rights signature in /Perms) is not one, and a rewrite only ends those rights.

@@ -15,8 +15,11 @@ import {
   type ShapedGlyph,
   type ShapingFace,
 } from './harfbuzz.js';
+import type { Operator } from './page-canvas.js';
 
-type Operator = ReturnType<typeof ops.endText>;
+/** Scripts written right to left. */
+export const RIGHT_TO_LEFT =
+  /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
 
 /** A font file of a script that needs shaping (joining, reordering, marks, ligatures). */
 export type ShapedFontFile = {
@@ -83,9 +86,7 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
   return {
     show(register: RefRegistrar, text: string, size: number): Operator[] {
       const glyphs = shape(text);
-      const rtl = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u.test(
-        text,
-      );
+      const rtl = RIGHT_TO_LEFT.test(text);
       // Each glyph's characters: from its cluster to the next cluster, given to the first glyph
       // (in reading order) of the cluster.
       const starts = [...new Set(glyphs.map((g) => g.cluster))].sort((a, b) => a - b);
