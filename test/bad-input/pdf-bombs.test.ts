@@ -9,7 +9,13 @@ import { sealPdf } from '../../server/src/modules/sealing/seal-pdf.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
-import { signingCall, signingTokenFromMailbox, waitForStatus } from '../helpers/signing.js';
+import {
+  downloadFile,
+  signAsOnlySignee,
+  signingCall,
+  signingTokenFromMailbox,
+  waitForStatus,
+} from '../helpers/signing.js';
 import { storedFiles } from '../faults/support.js';
 import { encryptedPdfs, pdfBombs } from './hostile-pdfs.js';
 import { rowCounts } from './support.js';
@@ -60,26 +66,15 @@ describe.each(ENGINES)('PDF bombs and encrypted PDFs on %s', (engine) => {
   it.each(encrypted.filter(([, , needsPassword]) => !needsPassword))(
     'accepts a permissions-only encrypted PDF (%s) and seals it as a clean, unencrypted file',
     async (name, file) => {
-      const email = `perm.${createHash('sha1').update(name).digest('hex').slice(0, 8)}@example.com`;
-      const created = await quickCreate(ctx, apiKey, {
-        tenantId,
-        file,
-        signees: [{ email, name: 'Per Mission' }],
-      });
+      const signee = {
+        email: `perm.${createHash('sha1').update(name).digest('hex').slice(0, 8)}@example.com`,
+        name: 'Per Mission',
+      };
+      const created = await quickCreate(ctx, apiKey, { tenantId, file, signees: [signee] });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const id = created.body.document.id as string;
-      await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`);
-      const token = await signingTokenFromMailbox(ctx, email);
-      const signature = { type: 'typed', text: 'Per Mission' };
-      expect((await signingCall(ctx, token, 'sign', { consent: true, signature })).status).toBe(
-        200,
-      );
-      const done = await waitForStatus(ctx, apiKey, id, 'signed', 30_000);
+      const { done, sealed } = await signAsOnlySignee(ctx, apiKey, id, signee);
       expect(done.document.sealMode).toBe('normalised');
-      const u = new URL(done.document.downloadUrl);
-      const sealed = Buffer.from(
-        await (await fetch(`${ctx.baseUrl}${u.pathname}${u.search}`)).arrayBuffer(),
-      );
       expect(onDisk(sealed, tool('pdfsig', []))).toContain('Signature is Valid');
       expect(onDisk(sealed, tool('pdfinfo', []))).toMatch(/Encrypted:\s+no/);
       expect(onDisk(sealed, text)).toMatch(/permissions-only\s+encryption\s+removed/);
@@ -109,10 +104,7 @@ describe.each(ENGINES)('PDF bombs and encrypted PDFs on %s', (engine) => {
     expect(signed.status).toBe(200);
     // Sealed, not stuck in pending_seal: modified when the original allows it, attached if not.
     const done = await waitForStatus(ctx, apiKey, id, 'signed', 30_000);
-    const u = new URL(done.document.downloadUrl);
-    const sealed = Buffer.from(
-      await (await fetch(`${ctx.baseUrl}${u.pathname}${u.search}`)).arrayBuffer(),
-    );
+    const sealed = await downloadFile(ctx, done.document.downloadUrl);
     expect(onDisk(sealed, tool('pdfsig', []))).toContain('Signature is Valid');
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(sealed)]), 'sealed.pdf');

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
-import { api, quickCreate } from '../helpers/documents.js';
+import { quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
-import { signingCall, signingTokenFromMailbox, waitForStatus } from '../helpers/signing.js';
+import { signAsOnlySignee } from '../helpers/signing.js';
 
 // The real PDFs of ../shared/corpus (never copied into the repository), each with the verdict
 // it is owed: this suite reports itself skipped when the folder is absent.
@@ -87,29 +87,21 @@ describe.skipIf(entries.length === 0).each(ENGINES)('the real-PDF corpus on %s',
     'accepts %s, seals it in place and keeps it whole',
     async (name, entry) => {
       const original = readFileSync(path.join(CORPUS, 'files', entry.file));
-      const email = `${name.replace(/[^a-z0-9]+/gi, '.').slice(0, 40)}@example.com`;
+      const signee = {
+        email: `${name.replace(/[^a-z0-9]+/gi, '.').slice(0, 40)}@example.com`,
+        name: 'Corpus Signee',
+      };
       const created = await quickCreate(ctx, apiKey, {
         tenantId,
         file: original,
         filename: entry.file,
-        signees: [{ email, name: 'Corpus Signee' }],
+        signees: [signee],
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const id = created.body.document.id as string;
-      expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
-        200,
-      );
-      const token = await signingTokenFromMailbox(ctx, email);
-      const signature = { type: 'typed', text: 'Corpus Signee' };
-      const signed = await signingCall(ctx, token, 'sign', { consent: true, signature });
-      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
-      const done = await waitForStatus(ctx, apiKey, id, 'signed', 60_000);
+      const { done, sealed } = await signAsOnlySignee(ctx, apiKey, id, signee, 60_000);
       // Sealed in place: the original's pages are in the sealed file, not attached to it.
       expect(done.document.sealMode).toBe(entry.signatures > 0 ? 'incremental' : 'normalised');
-      const u = new URL(done.document.downloadUrl);
-      const sealed = new Uint8Array(
-        await (await fetch(`${ctx.baseUrl}${u.pathname}${u.search}`)).arrayBuffer(),
-      );
 
       const signatures = signaturesOf(sealed);
       const seal = signatures.at(-1)!;

@@ -61,3 +61,34 @@ export async function signingCall(
 /** A tiny valid PNG (1x1), as a drawn signature would be. */
 export const TINY_PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+/** A file by the short-lived download URL the API answered, fetched from this service. */
+export async function downloadFile(ctx: TestContext, downloadUrl: string): Promise<Buffer> {
+  const url = new URL(downloadUrl);
+  const res = await fetch(`${ctx.baseUrl}${url.pathname}${url.search}`);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/**
+ * Sends a created document to its one signee, signs it with their typed name and waits until it
+ * is signed: the document as the API then answers it, and the sealed file.
+ */
+export async function signAsOnlySignee(
+  ctx: TestContext,
+  apiKey: string,
+  documentId: string,
+  signee: { email: string; name: string },
+  timeoutMs = 30_000,
+) {
+  const sent = await api(ctx, apiKey, 'POST', `/api/documents/${documentId}/send-for-signing`);
+  expect(sent.status).toBe(200);
+  const token = await signingTokenFromMailbox(ctx, signee.email);
+  const signed = await signingCall(ctx, token, 'sign', {
+    consent: true,
+    signature: { type: 'typed', text: signee.name },
+  });
+  expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+  const done = await waitForStatus(ctx, apiKey, documentId, 'signed', timeoutMs);
+  return { done, sealed: await downloadFile(ctx, done.document.downloadUrl) };
+}
