@@ -42,6 +42,8 @@ import { createWebhookSender } from './modules/webhooks/webhook-sender.js';
 import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
 import { registerFieldRoutes } from './modules/fields/fields.routes.js';
+import { registerFolderRoutes } from './modules/folders/folders.routes.js';
+import { registerEditingRoutes } from './modules/documents/editing.routes.js';
 import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { createStorage } from './modules/storage/storage.js';
@@ -212,6 +214,8 @@ export async function buildApp(options: {
   });
   registerFileRoutes(app, deps);
   registerFieldRoutes(app, deps);
+  registerFolderRoutes(app, deps);
+  registerEditingRoutes(app, deps);
   registerSigningRoutes(app, deps);
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 

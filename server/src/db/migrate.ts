@@ -9,6 +9,7 @@ import * as m0006tenantMailCounts from './migrations/0006-tenant-mail-counts.js'
 import * as m0007memberInvitations from './migrations/0007-member-invitations.js';
 import * as m0008fields from './migrations/0008-fields.js';
 import * as m0009sealMode from './migrations/0009-seal-mode.js';
+import * as m0010organising from './migrations/0010-organising.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-member-invitations': m0007memberInvitations,
   '0008-fields': m0008fields,
   '0009-seal-mode': m0009sealMode,
+  '0010-organising': m0010organising,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -134,6 +134,17 @@ export type Database = {
   webhook_attempts: WebhookAttemptsTable;
   tenant_mail_counts: TenantMailCountsTable;
   member_invitations: MemberInvitationsTable;
+  folders: FoldersTable;
+};
+
+/** A tenant's folder of documents; `parent_id` null at the top. */
+export type FoldersTable = {
+  id: string;
+  tenant_id: string;
+  name: string;
+  parent_id: string | null;
+  created_at: string;
+  updated_at: string;
 };
 
 /** E-mails queued per tenant and UTC day (YYYY-MM-DD). */
@@ -165,6 +176,8 @@ export type DocumentsTable = {
   seal_mode: string | null;
   /** JSON [{width, height}]: each page as displayed; null until first read. */
   page_sizes: string | null;
+  /** What `q` searches (documents/search-text.ts): name, signees' names and e-mails. */
+  search_text: string;
   created_at: string;
   updated_at: string;
 };

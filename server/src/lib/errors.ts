@@ -18,6 +18,7 @@ const problems = {
   invalid_status: [409, 'Not allowed in the current status'],
   conflict: [409, 'Conflict'],
   not_your_turn: [409, 'Not your turn to sign'],
+  folder_not_empty: [409, 'Folder not empty'],
   link_expired: [410, 'Signing link no longer valid'],
   payload_too_large: [413, 'Payload too large'],
   uri_too_long: [414, 'URI too long'],

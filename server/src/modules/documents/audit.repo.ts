@@ -8,6 +8,10 @@ import { newId, nowIso } from '../../lib/ids.js';
 export type AuditAction =
   | 'created'
   | 'fields changed'
+  | 'updated'
+  | 'signee added'
+  | 'signee changed'
+  | 'signee removed'
   | 'sent'
   | 'e-mailed'
   | 'e-mail failed'

@@ -1,7 +1,8 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
+import { containsPattern, searchTextOf, trigramPhrase, trigramSearchable } from './search-text.js';
 
 /** A document row. */
 export type DocumentRow = Selectable<DocumentsTable>;
@@ -18,7 +19,17 @@ const insertSigneeRows = preparedQuery((q, p: { signees: SigneeRow[] }) =>
 /** Inserts a document with its signees. */
 export async function insertDocument(db: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
   await insertDocumentRow(db, { document });
+  await insertSignees(db, signees);
+}
+
+/** Inserts signees of an existing document. */
+export async function insertSignees(db: DbOrTrx, signees: SigneeRow[]) {
   if (signees.length > 0) await insertSigneeRows(db, { signees });
+}
+
+/** Deletes a signee (its fields first: fields.ts deleteSigneeFields). */
+export async function deleteSignee(db: DbOrTrx, signeeId: string) {
+  await db.deleteFrom('signees').where('id', '=', signeeId).execute();
 }
 
 /** A document of a tenant, or undefined. */
@@ -131,23 +142,67 @@ export async function updateSignee(db: DbOrTrx, signeeId: string, set: Partial<S
   await db.updateTable('signees').set(set).where('id', '=', signeeId).execute();
 }
 
+/** What a listing is narrowed to, besides its tenant. */
+export type ListFilter = {
+  status?: DocumentRow['status'];
+  /** Only the documents filed directly in this folder. */
+  folderId?: string;
+  /** true: only pinned documents; false: only those not pinned. */
+  pinned?: boolean;
+  /** A search term as `searchTerm` gives it: contained in the name or a signee's name or e-mail. */
+  term?: string;
+};
+
 /** A page of a tenant's documents, newest first, after the (createdAt, id) cursor. */
 export function listDocuments(
   db: DbOrTrx,
-  input: {
+  engine: Engine,
+  input: ListFilter & {
     tenantId: string;
-    status?: DocumentRow['status'];
     limit: number;
     after?: { createdAt: string; id: string };
   },
 ) {
   let query = db.selectFrom('documents').selectAll().where('tenant_id', '=', input.tenantId);
   if (input.status) query = query.where('status', '=', input.status);
+  if (input.folderId) query = query.where('folder_id', '=', input.folderId);
+  if (input.pinned !== undefined) {
+    query = query.where('pinned', input.pinned ? 'is not' : 'is', null);
+  }
+  const term = input.term;
+  if (term) {
+    // SQLite: the FTS5 trigram index finds the rows (terms of three characters or more); the
+    // LIKE, on every engine, is the exact rule, and on PostgreSQL the trigram index serves it.
+    if (engine === 'sqlite' && trigramSearchable(term)) {
+      query = query.where(
+        sql<string>`documents.rowid`,
+        'in',
+        sql<string>`(select rowid from documents_search where documents_search match ${trigramPhrase(term)})`,
+      );
+    }
+    query = query.where(sql<boolean>`search_text like ${containsPattern(term)} escape '\\'`);
+  }
   if (input.after) {
     const { createdAt, id } = input.after;
     query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(input.limit).execute();
+}
+
+/** Recomputes a document's search text from its name and current signees. */
+export async function refreshSearchText(db: DbOrTrx, documentId: string) {
+  const document = await db
+    .selectFrom('documents')
+    .select('name')
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+  if (!document) return;
+  const signees = await listSignees(db, documentId);
+  await db
+    .updateTable('documents')
+    .set({ search_text: searchTextOf(document.name, signees) })
+    .where('id', '=', documentId)
+    .execute();
 }
 
 /** Deletes a document and its dependent rows. */

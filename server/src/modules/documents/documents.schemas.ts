@@ -203,6 +203,19 @@ export const documentParams = z.object({ documentId: z.uuid() });
 export const listQuery = z.object({
   tenantId: z.uuid(),
   status: documentStatusSchema.optional(),
+  folderId: z.uuid().optional().describe('only the documents filed directly in this folder'),
+  pinned: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional()
+    .describe('true: only pinned documents; false: only documents not pinned'),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "search: contained in the document's name or a signee's name or e-mail, ignoring case",
+    ),
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: z.string().max(200).optional(),
 });

@@ -11,6 +11,8 @@ import { listAudit, recordAudit, type RequestOrigin } from './audit.repo.js';
 import { isDeletable, moveDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
+import { searchTerm, searchTextOf } from './search-text.js';
+import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
 import { insertFields, listFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
@@ -106,11 +108,12 @@ export async function createDocument(
     await requireMembership(trx, { ...input, action: 'document.create' });
     const tenant = await findTenant(trx, input.tenantId);
     if (!tenant) throw new AppError('not_found', 'No such tenant.');
+    const name = input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document');
     const document: repo.DocumentRow = {
       id: input.upload.documentId,
       tenant_id: input.tenantId,
       folder_id: null,
-      name: input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document'),
+      name,
       status: 'draft',
       pinned: null,
       source: 'uploaded',
@@ -131,6 +134,7 @@ export async function createDocument(
       sealed_file: null,
       seal_mode: null,
       page_sizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
+      search_text: searchTextOf(name, input.signees),
       created_at: now,
       updated_at: now,
     };
@@ -197,21 +201,28 @@ export async function getDocument(
   return { document, signees, fields };
 }
 
-/** A page of a tenant's documents, newest first, keyset-paginated. */
+/** A page of a tenant's documents, newest first, keyset-paginated, filtered. */
 export async function listDocuments(
   deps: DocumentDeps,
-  input: {
+  input: Omit<repo.ListFilter, 'term'> & {
     userId: string;
     tenantId: string;
-    status?: repo.DocumentRow['status'];
+    q?: string;
     limit: number;
     cursor?: string;
   },
 ) {
   await requireMembership(deps.db.kysely, { ...input, action: 'document.read' });
-  const rows = await repo.listDocuments(deps.db.kysely, {
+  if (input.folderId) {
+    await requireFolder(deps.db.kysely, { tenantId: input.tenantId, folderId: input.folderId });
+  }
+  const term = input.q === undefined ? '' : searchTerm(input.q);
+  const rows = await repo.listDocuments(deps.db.kysely, deps.db.engine, {
     tenantId: input.tenantId,
     status: input.status,
+    folderId: input.folderId,
+    pinned: input.pinned,
+    term: term || undefined,
     limit: input.limit + 1,
     after: input.cursor ? decodeCursor(input.cursor) : undefined,
   });

@@ -35,6 +35,12 @@ export async function deleteFields(db: DbOrTrx, documentId: string) {
   await db.deleteFrom('fields').where('document_id', '=', documentId).execute();
 }
 
+/** Removes the fields placed for a signee; how many there were. */
+export async function deleteSigneeFields(db: DbOrTrx, signeeId: string): Promise<number> {
+  const result = await db.deleteFrom('fields').where('signee_id', '=', signeeId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Writes a field's value. */
 export async function fillField(
   db: DbOrTrx,

@@ -172,6 +172,7 @@ export async function putFields(
     });
     await repo.deleteFields(trx, document.id);
     await repo.insertFields(trx, fieldRows(document.id, drafts, now));
+    await documentsRepo.updateDocument(trx, document.id, { updated_at: now });
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: document.tenant_id,

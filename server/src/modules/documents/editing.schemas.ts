@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { emailLanguages } from '../tenants/tenants.schemas.js';
+import { documentDetailSchema, signeeInputSchema, signeeSchema } from './documents.schemas.js';
+
+const atLeastOne = (v: object) => Object.keys(v).length > 0;
+
+/** `PATCH /api/documents/{id}`: the draft's settings, and filing (any status). */
+export const editDocumentBody = z
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(255).optional(),
+    signingMessage: z.string().max(5000).nullable().optional(),
+    emailLanguage: z.enum(emailLanguages).optional(),
+    signingOrderEnabled: z.boolean().nullable().optional(),
+    signingGroupsEnabled: z.boolean().optional(),
+    pinned: z.boolean().optional(),
+    folderId: z.uuid().nullable().optional(),
+  })
+  .strict()
+  .refine(atLeastOne, 'give at least one property to change');
+
+/** What `PATCH /api/documents/{id}` may change. */
+export type DocumentEdit = z.output<typeof editDocumentBody>;
+
+/** The properties only a draft may change; `pinned` and `folderId` change in any status. */
+export const DRAFT_ONLY: ReadonlyArray<keyof DocumentEdit> = [
+  'name',
+  'signingMessage',
+  'emailLanguage',
+  'signingOrderEnabled',
+  'signingGroupsEnabled',
+];
+
+/** `POST /api/documents/{id}/signees`: one signee input, as in quick-create. */
+export const addSigneeBody = signeeInputSchema.strict();
+
+/** `PATCH /api/documents/{id}/signees/{signeeId}`: any of a signee input's properties. */
+export const editSigneeBody = z
+  .object({
+    email: signeeInputSchema.shape.email.optional(),
+    name: signeeInputSchema.shape.name.optional(),
+    signingOrder: z.number().int().min(1).max(1000).nullable().optional(),
+    signingGroupId: z.string().trim().min(1).max(100).nullable().optional(),
+  })
+  .strict()
+  .refine(atLeastOne, 'give at least one property to change');
+
+/** What `PATCH …/signees/{signeeId}` may change. */
+export type SigneeEdit = z.output<typeof editSigneeBody>;
+
+export const signeeParams = z.object({ documentId: z.uuid(), signeeId: z.uuid() });
+
+/** The answer of the signee routes: the signee, and the document as it now stands. */
+export const signeeChangeResponse = documentDetailSchema.extend({ signee: signeeSchema });

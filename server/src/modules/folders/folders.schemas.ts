@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** How deep folders may nest: a folder at depth 1 is at the top. */
+export const MAX_FOLDER_DEPTH = 16;
+
+/** The Folder resource (decisions §9). */
+export const folderSchema = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  name: z.string(),
+  parentId: z.uuid().nullable(),
+  createdAt: z.string(),
+});
+
+const folderName = z.string().trim().min(1, 'must not be empty').max(255);
+
+export const createFolderBody = z
+  .object({ name: folderName, parentId: z.uuid().nullable().optional() })
+  .strict();
+
+export const updateFolderBody = z
+  .object({ name: folderName.optional(), parentId: z.uuid().nullable().optional() })
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, 'give name and/or parentId');
+
+export const folderParams = z.object({ tenantId: z.uuid(), folderId: z.uuid() });
