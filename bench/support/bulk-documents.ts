@@ -7,8 +7,17 @@ import pg from 'pg';
 
 /** Where bulk rows go, and what the engine plans for the listing query. */
 export type BulkTarget = {
-  /** Inserts documents numbered [from, to) into the tenant, newest = highest number. */
-  insert: (input: { tenantId: string; userId: string; from: number; to: number }) => Promise<void>;
+  /**
+   * Inserts documents numbered [from, to) into the tenant, newest = highest number. Every
+   * FOLDER_EVERY-th goes into `folderId` when given; every PINNED_EVERY-th is pinned.
+   */
+  insert: (input: {
+    tenantId: string;
+    userId: string;
+    from: number;
+    to: number;
+    folderId?: string;
+  }) => Promise<void>;
   /** Leaves the database as it would be some time after a bulk load. */
   settle: () => Promise<void>;
   explainListing: (tenantId: string) => Promise<string>;
@@ -17,6 +26,12 @@ export type BulkTarget = {
 
 // Document n: a UUID-shaped id spread like random ones (Knuth's multiplicative hash), created
 // n seconds after 2024-01-01, statuses in a fixed mix; every row points at one stored file.
+// Its search text (documents/search-text.ts) is its name "Contract n", its one signee's name
+// "Signee n" and e-mail "signee-n@example.com".
+/** Every this many documents, one is filed in the folder (when one is given). */
+export const FOLDER_EVERY = 100;
+/** Every this many documents, one is pinned. */
+export const PINNED_EVERY = 1000;
 const STATUSES = ['draft', 'in_process', 'signed', 'signed', 'cancelled'];
 const LISTING_SQL =
   'select * from "documents" where "tenant_id" = $1 order by "created_at" desc, "id" desc limit 26';
@@ -25,24 +40,26 @@ function openSqlite(dataDir: string): BulkTarget {
   const db = new SQLite(path.join(dataDir, 'signet.db'));
   db.pragma('busy_timeout = 10000');
   const insert = db.prepare(`
-    with recursive seq(n) as (select @from union all select n + 1 from seq where n + 1 < @to)
+    with recursive seq(n) as (select cast(@from as integer) union all select n + 1 from seq where n + 1 < @to)
     insert into documents (id, tenant_id, folder_id, name, status, pinned, source, user_id,
       signing_method, signing_message, signing_order_enabled, signing_groups_enabled,
       reminder_cooldown_until, email_language, file, original_file, content_type, size_bytes,
-      original_sha256, hash, sealed_file, created_at, updated_at)
+      original_sha256, hash, sealed_file, search_text, created_at, updated_at)
     select
       printf('%08x-0000-4000-8000-%012x', (n * 2654435761) % 4294967296, n),
-      @tenantId, null, 'Contract ' || n,
+      @tenantId, case when n % ${FOLDER_EVERY} = 0 then @folderId end, 'Contract ' || n,
       case n % 5 ${STATUSES.map((s, i) => `when ${i} then '${s}'`).join(' ')} end,
-      null, 'uploaded', @userId, 'email', null, null, 0, null, 'en',
+      case when n % ${PINNED_EVERY} = 0 then '2024-06-01T00:00:00.000Z' end,
+      'uploaded', @userId, 'email', null, null, 0, null, 'en',
       'documents/bench/original.pdf', 'contract.pdf', 'application/pdf', 200000,
       '${'0'.repeat(64)}', null, null,
+      'contract ' || n || char(10) || 'signee ' || n || char(10) || 'signee-' || n || '@example.com',
       strftime('%Y-%m-%dT%H:%M:%fZ', 1704067200 + n, 'unixepoch'),
       strftime('%Y-%m-%dT%H:%M:%fZ', 1704067200 + n, 'unixepoch')
     from seq`);
   return {
     insert: async (input) => {
-      db.transaction(() => insert.run(input))();
+      db.transaction(() => insert.run({ folderId: null, ...input }))();
     },
     // The service never runs ANALYZE on SQLite, so neither do we: only fold the WAL back in.
     settle: async () => {
@@ -67,21 +84,24 @@ async function openPostgres(databaseUrl: string): Promise<BulkTarget> {
   await client.connect();
   const ts = `to_char(timestamp '2024-01-01' + n * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return {
-    insert: async ({ tenantId, userId, from, to }) => {
+    insert: async ({ tenantId, userId, from, to, folderId }) => {
       await client.query(
         `insert into documents (id, tenant_id, folder_id, name, status, pinned, source, user_id,
           signing_method, signing_message, signing_order_enabled, signing_groups_enabled,
           reminder_cooldown_until, email_language, file, original_file, content_type, size_bytes,
-          original_sha256, hash, sealed_file, created_at, updated_at)
+          original_sha256, hash, sealed_file, search_text, created_at, updated_at)
         select
           lpad(to_hex((n * 2654435761) % 4294967296), 8, '0') || '-0000-4000-8000-' || lpad(to_hex(n), 12, '0'),
-          $1, null, 'Contract ' || n,
+          $1, case when n % ${FOLDER_EVERY} = 0 then $5 end, 'Contract ' || n,
           (array[${STATUSES.map((s) => `'${s}'`).join(',')}])[n % 5 + 1],
-          null, 'uploaded', $2, 'email', null, null, 0, null, 'en',
+          case when n % ${PINNED_EVERY} = 0 then '2024-06-01T00:00:00.000Z' end,
+          'uploaded', $2, 'email', null, null, 0, null, 'en',
           'documents/bench/original.pdf', 'contract.pdf', 'application/pdf', 200000,
-          '${'0'.repeat(64)}', null, null, ${ts}, ${ts}
+          '${'0'.repeat(64)}', null, null,
+          'contract ' || n || chr(10) || 'signee ' || n || chr(10) || 'signee-' || n || '@example.com',
+          ${ts}, ${ts}
         from generate_series($3::bigint, $4::bigint - 1) as n`,
-        [tenantId, userId, from, to],
+        [tenantId, userId, from, to, folderId ?? null],
       );
     },
     // Autovacuum would get there within a minute or so of the load; do it now, deterministically.

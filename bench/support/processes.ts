@@ -218,6 +218,20 @@ export async function createTenant(base: string, apiKey: string, name = 'Bench t
   return ((await tenant.json()) as { tenant: { id: string } }).tenant.id;
 }
 
+/** Creates a folder at the top of a tenant over HTTP; its id. */
+export async function createFolder(base: string, apiKey: string, tenantId: string, name = 'Bench') {
+  const folder = await expectStatus(
+    await fetch(`${base}/api/tenants/${tenantId}/folders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ name }),
+    }),
+    201,
+    'create folder',
+  );
+  return ((await folder.json()) as { folder: { id: string } }).folder.id;
+}
+
 /** A process's resident and peak resident memory in bytes, from /proc (Linux only). */
 export function readMemory(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

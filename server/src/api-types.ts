@@ -17,7 +17,18 @@ import type {
   sendResponse,
   signeeSchema,
 } from './modules/documents/documents.schemas.js';
+import type {
+  addSigneeBody,
+  editDocumentBody,
+  editSigneeBody,
+  signeeChangeResponse,
+} from './modules/documents/editing.schemas.js';
 import type { fieldSchema, putFieldsBody } from './modules/fields/fields.schemas.js';
+import type {
+  createFolderBody,
+  folderSchema,
+  updateFolderBody,
+} from './modules/folders/folders.schemas.js';
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
 import type {
@@ -100,3 +111,17 @@ export type EventEnvelope = Out<typeof eventEnvelopeSchema>;
 export type SigningView = Out<typeof signingViewResponse>;
 /** POST /api/signing/{token}/sign and /decline. */
 export type SigningStep = Out<typeof signingStepResponse>;
+/** PATCH /api/documents/{id}: what may change. */
+export type DocumentEdit = z.input<typeof editDocumentBody>;
+/** POST /api/documents/{id}/signees: one signee input. */
+export type SigneeInput = z.input<typeof addSigneeBody>;
+/** PATCH /api/documents/{id}/signees/{signeeId}: what may change. */
+export type SigneeEdit = z.input<typeof editSigneeBody>;
+/** The answer of the signee routes: the signee and the document as it now stands. */
+export type SigneeChange = Out<typeof signeeChangeResponse>;
+/** A folder of a tenant's documents. */
+export type Folder = Out<typeof folderSchema>;
+/** POST /api/tenants/{id}/folders. */
+export type FolderInput = z.input<typeof createFolderBody>;
+/** PATCH /api/tenants/{id}/folders/{folderId}. */
+export type FolderEdit = z.input<typeof updateFolderBody>;

@@ -75,6 +75,20 @@ type Routes = {
   'POST /api/documents/{documentId}/remind': { res: Api.SendForSigningResult };
   'POST /api/documents/{documentId}/cancel': { res: Api.DocumentWithSignees };
   'DELETE /api/documents/{documentId}': { res: undefined };
+  'PATCH /api/documents/{documentId}': { body: Api.DocumentEdit; res: Api.DocumentDetail };
+  'POST /api/documents/{documentId}/signees': { body: Api.SigneeInput; res: Api.SigneeChange };
+  'PATCH /api/documents/{documentId}/signees/{signeeId}': {
+    body: Api.SigneeEdit;
+    res: Api.SigneeChange;
+  };
+  'DELETE /api/documents/{documentId}/signees/{signeeId}': { res: undefined };
+  'GET /api/tenants/{tenantId}/folders': { res: { folders: Api.Folder[] } };
+  'POST /api/tenants/{tenantId}/folders': { body: Api.FolderInput; res: { folder: Api.Folder } };
+  'PATCH /api/tenants/{tenantId}/folders/{folderId}': {
+    body: Api.FolderEdit;
+    res: { folder: Api.Folder };
+  };
+  'DELETE /api/tenants/{tenantId}/folders/{folderId}': { res: undefined };
 };
 
 /** A route the dashboard may call, as `METHOD /path/{param}`. */

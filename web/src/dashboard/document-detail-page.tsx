@@ -2,6 +2,8 @@ import { call } from './dashboard-api.js';
 import { useState } from 'react';
 import type { ApiError } from '../shared/http.js';
 import { asApiError } from './api.js';
+import { DraftEditor } from './document-edit.js';
+import { FolderSelect, folderPath } from './folders.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
@@ -75,6 +77,17 @@ export function DocumentDetailPage(props: { documentId: string }) {
       navigate('/app/documents', { replace: true });
     });
 
+  const tenantId = detail.data?.document.tenantId;
+  const folders = useLoad(async () => {
+    if (!tenantId) return [];
+    return (await call('GET /api/tenants/{tenantId}/folders', { params: { tenantId } })).folders;
+  }, [tenantId]);
+  const organise = (json: { pinned?: boolean; folderId?: string | null }, done: string) =>
+    run('Saving', async () => {
+      await call('PATCH /api/documents/{documentId}', { params, json });
+      setNotice(done);
+    });
+
   if (detail.error && !detail.data) {
     return (
       <>
@@ -124,6 +137,41 @@ export function DocumentDetailPage(props: { documentId: string }) {
               ) : (
                 'now'
               )}
+            </dd>
+          </div>
+          <div>
+            <dt>Folder</dt>
+            <dd>
+              <FolderSelect
+                label="Folder"
+                folders={folders.data ?? []}
+                value={doc.folderId}
+                disabled={busy}
+                onChange={(folderId) =>
+                  void organise(
+                    { folderId },
+                    folderId
+                      ? `Moved to ${folderPath(folders.data ?? [], folderId)}.`
+                      : 'Taken out of its folder.',
+                  )
+                }
+              />
+            </dd>
+          </div>
+          <div>
+            <dt>Pinned</dt>
+            <dd>
+              <button
+                type="button"
+                className="button secondary small"
+                aria-pressed={doc.pinned !== null}
+                disabled={busy}
+                onClick={() =>
+                  void organise({ pinned: !doc.pinned }, doc.pinned ? 'Unpinned.' : 'Pinned.')
+                }
+              >
+                {doc.pinned ? 'Unpin' : 'Pin'}
+              </button>
             </dd>
           </div>
           {doc.hash && (
@@ -228,23 +276,34 @@ export function DocumentDetailPage(props: { documentId: string }) {
           </ul>
         </section>
       )}
-      <section className="card" aria-labelledby="signees">
-        <h2 id="signees">Signees</h2>
-        <ul className="plain-list">
-          {signees.map((s) => (
-            <li key={s.id}>
-              <strong>{s.name}</strong> <span className="muted">{s.email}</span>{' '}
-              <StatusBadge status={s.status} />
-              {s.signedAt && (
-                <span className="muted">
-                  {' '}
-                  signed <Time value={s.signedAt} />
-                </span>
-              )}
-            </li>
-          ))}
-        </ul>
-      </section>
+      {draft && (
+        <DraftEditor
+          detail={detail.data}
+          onChanged={(changed) => {
+            detail.setData(changed);
+            trail.reload();
+          }}
+        />
+      )}
+      {!draft && (
+        <section className="card" aria-labelledby="signees">
+          <h2 id="signees">Signees</h2>
+          <ul className="plain-list">
+            {signees.map((s) => (
+              <li key={s.id}>
+                <strong>{s.name}</strong> <span className="muted">{s.email}</span>{' '}
+                <StatusBadge status={s.status} />
+                {s.signedAt && (
+                  <span className="muted">
+                    {' '}
+                    signed <Time value={s.signedAt} />
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <Timeline entries={trail.data} signees={signees} />
       <ErrorMessage error={trail.error} />
     </>
@@ -256,11 +315,26 @@ function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
   // Actors are stored as `user:<id>`, `signee:<id>` or `system`: show people, not ids.
   const who = (e: AuditEntry) => {
     const signee = props.signees.find((s) => s.id === e.signeeId);
-    if (signee) return signee.email;
     if (e.actor === `user:${user.id}`) return `you (${user.email})`;
     if (e.actor.startsWith('user:')) return 'a team member';
+    if (signee) return signee.email;
     if (e.actor === 'system') return 'Signet';
     return e.actor;
+  };
+  // What an edit touched: the signee's e-mail, or the properties a PATCH changed.
+  const what = (e: AuditEntry) => {
+    const details = e.details ?? {};
+    if (e.action.startsWith('signee ')) {
+      const email =
+        typeof details.email === 'string'
+          ? details.email
+          : props.signees.find((s) => s.id === e.signeeId)?.email;
+      return email ? `: ${email}` : '';
+    }
+    if (e.action === 'updated' && details.changed && typeof details.changed === 'object') {
+      return `: ${Object.keys(details.changed).map(propertyName).join(', ')}`;
+    }
+    return '';
   };
   return (
     <section className="card" aria-labelledby="timeline">
@@ -270,7 +344,10 @@ function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
           {props.entries.map((e) => (
             <li key={e.id}>
               <Time value={e.createdAt} />
-              <span className="timeline-action">{e.action.replace(/[._]/g, ' ')}</span>
+              <span className="timeline-action">
+                {e.action.replace(/[._]/g, ' ')}
+                <span className="timeline-detail">{what(e)}</span>
+              </span>
               <span className="muted">
                 {who(e)}
                 {e.ip ? ` · ${e.ip}` : ''}
@@ -281,4 +358,18 @@ function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
       )}
     </section>
   );
+}
+
+// A PATCH property as the timeline names it.
+function propertyName(key: string): string {
+  const names: Record<string, string> = {
+    name: 'name',
+    signingMessage: 'message',
+    emailLanguage: 'language',
+    signingOrderEnabled: 'signing order',
+    signingGroupsEnabled: 'signing groups',
+    pinned: 'pin',
+    folderId: 'folder',
+  };
+  return names[key] ?? key;
 }

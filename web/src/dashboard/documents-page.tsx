@@ -1,29 +1,51 @@
+import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { call } from './dashboard-api.js';
+import { DOCUMENT_DRAG_TYPE, FolderPanel, FolderSelect, folderPath } from './folders.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
-import { DOCUMENT_STATUSES } from './types.js';
-import { ErrorMessage, PageTitle, StatusBadge, Time } from './ui.js';
+import { DOCUMENT_STATUSES, type Folder, type SignetDocument } from './types.js';
+import { ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
+import { useRowActions } from './use-row-actions.js';
 
 const PAGE_SIZE = 10;
 
+type View = { status: string; folderId: string | null; pinned: boolean; q: string };
+
 /**
- * The current tenant's documents, newest first, filtered by status and paged with the API's
- * cursor. Filter and cursor live in the URL, so back and reload keep the view.
+ * The current tenant's documents, newest first: a folder tree beside them, a search box and a
+ * status filter above, pin and move on each row, paged with the API's cursor. The view lives in
+ * the URL, so back and reload keep it.
  */
 export function DocumentsPage() {
   const { tenant } = useSession();
   const { query } = useLocation();
-  const status = query.get('status') ?? '';
+  const view: View = {
+    status: query.get('status') ?? '',
+    folderId: query.get('folder'),
+    pinned: query.get('pinned') === 'true',
+    q: query.get('q') ?? '',
+  };
   const cursor = query.get('cursor');
   const list = useLoad(async () => {
     if (!tenant) return null;
     const q = new URLSearchParams({ tenantId: tenant.id, limit: String(PAGE_SIZE) });
-    if (status) q.set('status', status);
+    if (view.status) q.set('status', view.status);
+    if (view.folderId) q.set('folderId', view.folderId);
+    if (view.pinned) q.set('pinned', 'true');
+    if (view.q.trim()) q.set('q', view.q.trim());
     if (cursor) q.set('cursor', cursor);
     return call('GET /api/documents', { query: q });
-  }, [tenant?.id, status, cursor]);
+  }, [tenant?.id, view.status, view.folderId, view.pinned, view.q, cursor]);
+  const folders = useLoad(async () => {
+    if (!tenant) return [];
+    return (await call('GET /api/tenants/{tenantId}/folders', { params: { tenantId: tenant.id } }))
+      .folders;
+  }, [tenant?.id]);
+  const rows = useRowActions(list.reload);
+  const [search, setSearch] = useState(view.q);
+  useEffect(() => setSearch(view.q), [view.q]);
 
   const title = (
     <PageTitle
@@ -45,85 +67,200 @@ export function DocumentsPage() {
     );
   }
 
-  function go(next: { status?: string; cursor?: string | null }) {
+  function go(next: Partial<View> & { cursor?: string | null }) {
+    const v = { ...view, ...next };
     const q = new URLSearchParams();
-    const s = next.status ?? status;
-    if (s) q.set('status', s);
+    if (v.status) q.set('status', v.status);
+    if (v.folderId) q.set('folder', v.folderId);
+    if (v.pinned) q.set('pinned', 'true');
+    if (v.q.trim()) q.set('q', v.q.trim());
     if (next.cursor) q.set('cursor', next.cursor);
     navigate(`/app/documents${q.size > 0 ? `?${q}` : ''}`);
+  }
+  const allFolders: Folder[] = folders.data ?? [];
+  const fileDocument = (d: Pick<SignetDocument, 'id' | 'name'>, folderId: string | null) =>
+    rows.run(async () => {
+      await call('PATCH /api/documents/{documentId}', {
+        params: { documentId: d.id },
+        json: { folderId },
+      });
+      rows.setNotice(
+        folderId
+          ? `Moved ${d.name} to ${folderPath(allFolders, folderId)}.`
+          : `${d.name} is in no folder now.`,
+      );
+    });
+  const pin = (d: SignetDocument) =>
+    rows.run(async () => {
+      await call('PATCH /api/documents/{documentId}', {
+        params: { documentId: d.id },
+        json: { pinned: !d.pinned },
+      });
+      rows.setNotice(d.pinned ? `Unpinned ${d.name}.` : `Pinned ${d.name}.`);
+    });
+  const heading = view.pinned
+    ? 'Pinned'
+    : view.folderId
+      ? folderPath(allFolders, view.folderId) || 'Folder'
+      : 'All documents';
+  function onSearch(event: FormEvent) {
+    event.preventDefault();
+    go({ q: search, cursor: null });
   }
 
   return (
     <>
       {title}
-      <div className="toolbar">
-        <label className="field inline">
-          <span className="field-label">Status</span>
-          <select
-            className="text-input compact"
-            value={status}
-            onChange={(e) => go({ status: e.target.value, cursor: null })}
-          >
-            <option value="">All</option>
-            {DOCUMENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace('_', ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <ErrorMessage error={list.error} />
-      {list.data && list.data.documents.length === 0 && (
-        <p className="empty">
-          {cursor ? 'No more documents.' : 'No documents here yet.'}{' '}
-          <Link to="/app/documents/new">Upload one</Link>.
-        </p>
-      )}
-      {list.data && list.data.documents.length > 0 && (
-        <div className="table-wrap card flush">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.documents.map((d) => (
-                <tr key={d.id}>
-                  <th scope="row">
-                    <Link to={`/app/documents/${d.id}`}>{d.name}</Link>
-                  </th>
-                  <td>
-                    <StatusBadge status={d.status} />
-                  </td>
-                  <td>
-                    <Time value={d.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <div className="documents-layout">
+        <FolderPanel
+          tenantId={tenant.id}
+          folders={allFolders}
+          view={{ folderId: view.folderId, pinned: view.pinned }}
+          onView={(v) => go({ ...v, cursor: null })}
+          onChanged={folders.reload}
+          onDropDocument={(documentId, folderId) => {
+            const d = list.data?.documents.find((x) => x.id === documentId);
+            if (d) void fileDocument(d, folderId);
+          }}
+        />
+        <div className="documents-main">
+          <h2 className="documents-heading">{heading}</h2>
+          <div className="toolbar">
+            <form role="search" className="search-form" onSubmit={onSearch}>
+              <label className="field inline">
+                <span className="field-label">Search</span>
+                <input
+                  type="search"
+                  className="text-input compact"
+                  placeholder="Name, signee or e-mail"
+                  aria-label="Search documents"
+                  maxLength={200}
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                />
+              </label>
+              <button type="submit" className="button secondary small">
+                Search
+              </button>
+            </form>
+            <label className="field inline">
+              <span className="field-label">Status</span>
+              <select
+                className="text-input compact"
+                value={view.status}
+                onChange={(e) => go({ status: e.target.value, cursor: null })}
+              >
+                <option value="">All</option>
+                {DOCUMENT_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s.replace('_', ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+          <ErrorMessage error={list.error ?? folders.error} />
+          {rows.notice && <StatusMessage>{rows.notice}</StatusMessage>}
+          <ErrorMessage error={rows.failure} />
+          {list.data && list.data.documents.length === 0 && (
+            <p className="empty">
+              {cursor
+                ? 'No more documents.'
+                : view.q.trim()
+                  ? `No document matches “${view.q.trim()}”.`
+                  : view.folderId || view.pinned || view.status
+                    ? 'No documents here.'
+                    : 'No documents here yet.'}{' '}
+              {!view.q && !cursor && <Link to="/app/documents/new">Upload one</Link>}
+            </p>
+          )}
+          {list.data && list.data.documents.length > 0 && (
+            <div className="table-wrap card flush">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Organise</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.documents.map((d) => (
+                    <tr
+                      key={d.id}
+                      draggable
+                      onDragStart={(e: DragEvent) => {
+                        e.dataTransfer.setData(DOCUMENT_DRAG_TYPE, d.id);
+                        e.dataTransfer.effectAllowed = 'move';
+                      }}
+                    >
+                      <th scope="row">
+                        {d.pinned && (
+                          <span className="pin-mark" title="Pinned">
+                            ★<span className="visually-hidden">Pinned:</span>{' '}
+                          </span>
+                        )}
+                        <Link to={`/app/documents/${d.id}`}>{d.name}</Link>
+                        {d.folderId && !view.folderId && (
+                          <span className="muted block small-text">
+                            {folderPath(allFolders, d.folderId)}
+                          </span>
+                        )}
+                      </th>
+                      <td>
+                        <StatusBadge status={d.status} />
+                      </td>
+                      <td>
+                        <Time value={d.createdAt} />
+                      </td>
+                      <td>
+                        <div className="row-actions">
+                          <button
+                            type="button"
+                            className="button secondary small"
+                            aria-pressed={d.pinned !== null}
+                            aria-label={`${d.pinned ? 'Unpin' : 'Pin'} ${d.name}`}
+                            onClick={() => void pin(d)}
+                          >
+                            {d.pinned ? 'Unpin' : 'Pin'}
+                          </button>
+                          <FolderSelect
+                            label={`Move ${d.name} to folder`}
+                            folders={allFolders}
+                            value={d.folderId}
+                            onChange={(folderId) => void fileDocument(d, folderId)}
+                          />
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <nav className="button-row pager" aria-label="Pages">
+            {cursor && (
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() => go({ cursor: null })}
+              >
+                First page
+              </button>
+            )}
+            {list.data?.nextCursor && (
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() => go({ cursor: list.data?.nextCursor })}
+              >
+                Next page
+              </button>
+            )}
+          </nav>
         </div>
-      )}
-      <nav className="button-row pager" aria-label="Pages">
-        {cursor && (
-          <button type="button" className="button secondary" onClick={() => go({ cursor: null })}>
-            First page
-          </button>
-        )}
-        {list.data?.nextCursor && (
-          <button
-            type="button"
-            className="button secondary"
-            onClick={() => go({ cursor: list.data?.nextCursor })}
-          >
-            Next page
-          </button>
-        )}
-      </nav>
+      </div>
     </>
   );
 }

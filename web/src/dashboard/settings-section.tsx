@@ -6,7 +6,8 @@ import { ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
 
-const LANGUAGES: { value: EmailLanguage; label: string }[] = [
+/** The e-mail languages, as offered in settings and a draft's editor. */
+export const LANGUAGES: { value: EmailLanguage; label: string }[] = [
   { value: 'en', label: 'English' },
   { value: 'de', label: 'Deutsch' },
   { value: 'fr', label: 'Français' },

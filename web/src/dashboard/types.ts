@@ -24,6 +24,7 @@ export type Signee = Api.Signee;
 /** One invitation's result in send-for-signing and remind. */
 export type Delivered = Api.InvitationDelivery;
 export type AuditEntry = Api.AuditEntry;
+export type Folder = Api.Folder;
 
 /** Roles in the order the dashboard offers them. */
 export const ROLES: Role[] = ['owner', 'admin', 'member'];

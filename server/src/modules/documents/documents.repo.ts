@@ -153,8 +153,15 @@ export type ListFilter = {
   term?: string;
 };
 
+/**
+ * How many FTS5 hits a SQLite search fetches up front: up to this many, the page is made from
+ * those rows alone; beyond it the term is common enough that walking the tenant's documents
+ * newest first meets 25 matches soon (after about 25 x documents / hits rows).
+ */
+const SEARCH_CANDIDATES = 2000;
+
 /** A page of a tenant's documents, newest first, after the (createdAt, id) cursor. */
-export function listDocuments(
+export async function listDocuments(
   db: DbOrTrx,
   engine: Engine,
   input: ListFilter & {
@@ -163,25 +170,33 @@ export function listDocuments(
     after?: { createdAt: string; id: string };
   },
 ) {
-  let query = db.selectFrom('documents').selectAll().where('tenant_id', '=', input.tenantId);
-  if (input.status) query = query.where('status', '=', input.status);
-  if (input.folderId) query = query.where('folder_id', '=', input.folderId);
-  if (input.pinned !== undefined) {
-    query = query.where('pinned', input.pinned ? 'is not' : 'is', null);
-  }
   const term = input.term;
-  if (term) {
-    // SQLite: the FTS5 trigram index finds the rows (terms of three characters or more); the
-    // LIKE, on every engine, is the exact rule, and on PostgreSQL the trigram index serves it.
-    if (engine === 'sqlite' && trigramSearchable(term)) {
-      query = query.where(
-        sql<string>`documents.rowid`,
-        'in',
-        sql<string>`(select rowid from documents_search where documents_search match ${trigramPhrase(term)})`,
-      );
-    }
-    query = query.where(sql<boolean>`search_text like ${containsPattern(term)} escape '\\'`);
+  let rowids: number[] | null = null;
+  if (term && engine === 'sqlite' && trigramSearchable(term)) {
+    const hits = await sql<{ rowid: number }>`select rowid from documents_search
+      where documents_search match ${trigramPhrase(term)} limit ${SEARCH_CANDIDATES + 1}`.execute(
+      db,
+    );
+    if (hits.rows.length === 0) return [];
+    if (hits.rows.length <= SEARCH_CANDIDATES) rowids = hits.rows.map((r) => r.rowid);
   }
+  // With the hits in hand, the other conditions must not lure SQLite (which plans without
+  // statistics) onto an index: a unary + makes a column unindexable.
+  const column = (name: 'tenant_id' | 'status' | 'folder_id' | 'pinned') =>
+    rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`;
+  let query = db
+    .selectFrom('documents')
+    .selectAll()
+    .where(column('tenant_id'), '=', input.tenantId);
+  if (rowids) query = query.where(sql<number>`documents.rowid`, 'in', rowids);
+  if (input.status) query = query.where(column('status'), '=', input.status);
+  if (input.folderId) query = query.where(column('folder_id'), '=', input.folderId);
+  if (input.pinned !== undefined) {
+    query = query.where(column('pinned'), input.pinned ? 'is not' : 'is', null);
+  }
+  // The exact rule on every engine; PostgreSQL's trigram index serves it.
+  if (term)
+    query = query.where(sql<boolean>`search_text like ${containsPattern(term)} escape '\\'`);
   if (input.after) {
     const { createdAt, id } = input.after;
     query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));

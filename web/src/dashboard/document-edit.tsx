@@ -1,0 +1,322 @@
+import { useState, type FormEvent } from 'react';
+import type * as Api from '../../../server/src/api-types.js';
+import { call } from './dashboard-api.js';
+import { fieldError, otherErrors } from './api.js';
+import { LANGUAGES } from './settings-section.js';
+import type { EmailLanguage, Signee } from './types.js';
+import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
+import { useSubmit } from './use-submit.js';
+
+type Detail = Api.DocumentDetail;
+
+/**
+ * A draft's editor: its name, message, language and signing order, and its signees (change,
+ * remove, add). Each save goes to the API at once and the page shows the document it answers.
+ */
+export function DraftEditor(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
+  const { document: doc, signees } = props.detail;
+  return (
+    <>
+      <DraftSettings key={doc.updatedAt} detail={props.detail} onChanged={props.onChanged} />
+      <section className="card" aria-labelledby="signees">
+        <h2 id="signees">Signees</h2>
+        <p className="field-hint">
+          Invitations go to these people when you send the document
+          {doc.signingOrderEnabled ? ', in ascending order (equal numbers together)' : ''}.
+        </p>
+        <ol className="signee-editor">
+          {signees.map((s, i) => (
+            <li key={`${s.id}-${s.updatedAt}`}>
+              <SigneeRow
+                documentId={doc.id}
+                signee={s}
+                position={i + 1}
+                ordered={doc.signingOrderEnabled === true}
+                removable={signees.length > 1}
+                onChanged={props.onChanged}
+              />
+            </li>
+          ))}
+        </ol>
+        <AddSignee
+          documentId={doc.id}
+          ordered={doc.signingOrderEnabled === true}
+          onChanged={props.onChanged}
+        />
+      </section>
+    </>
+  );
+}
+
+function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
+  const doc = props.detail.document;
+  const [name, setName] = useState(doc.name);
+  const [message, setMessage] = useState(doc.signingMessage ?? '');
+  const [language, setLanguage] = useState(doc.emailLanguage as EmailLanguage);
+  const [ordered, setOrdered] = useState(doc.signingOrderEnabled === true);
+  const [saved, setSaved] = useState(false);
+  const save = useSubmit();
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSaved(false);
+    void save.submit(async () => {
+      const detail = await call('PATCH /api/documents/{documentId}', {
+        params: { documentId: doc.id },
+        json: {
+          name,
+          signingMessage: message.trim() === '' ? null : message,
+          emailLanguage: language,
+          signingOrderEnabled: ordered,
+        },
+      });
+      props.onChanged(detail);
+      setSaved(true);
+    });
+  }
+  const fields = ['name', 'signingMessage', 'emailLanguage', 'signingOrderEnabled'];
+  return (
+    <section className="card" aria-labelledby="edit-draft">
+      <h2 id="edit-draft">Edit draft</h2>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Document name"
+          value={name}
+          maxLength={255}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(save.errors, 'name')}
+        />
+        <div className="field">
+          <label className="field-label" htmlFor="signing-message">
+            Message to the signees
+          </label>
+          <span className="field-hint" id="signing-message-hint">
+            Shown in the invitation e-mail. Optional.
+          </span>
+          <textarea
+            id="signing-message"
+            className="text-input"
+            rows={3}
+            maxLength={5000}
+            aria-describedby="signing-message-hint"
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          {fieldError(save.errors, 'signingMessage') && (
+            <span className="field-error">{fieldError(save.errors, 'signingMessage')}</span>
+          )}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="draft-language">
+            E-mail language
+          </label>
+          <select
+            id="draft-language"
+            className="text-input"
+            value={language}
+            onChange={(e) => setLanguage(e.target.value as EmailLanguage)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={ordered} onChange={(e) => setOrdered(e.target.checked)} />
+          <span>
+            Signing order
+            <span className="field-hint block">
+              Invite the signees one group after another, by their order number.
+            </span>
+          </span>
+        </label>
+        <button type="submit" className="button primary" disabled={save.busy}>
+          Save changes
+        </button>
+        {otherErrors(save.errors, fields).map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        <ErrorMessage error={save.message} />
+        {saved && <StatusMessage>Changes saved.</StatusMessage>}
+      </form>
+    </section>
+  );
+}
+
+// The order number as the API takes it: empty is none, a whole number as a number, anything
+// else as typed, so the service's own rule explains it next to the field.
+function orderValue(text: string): number | null | string {
+  if (text.trim() === '') return null;
+  return /^\d+$/.test(text.trim()) ? Number(text) : text;
+}
+
+function SigneeRow(props: {
+  documentId: string;
+  signee: Signee;
+  position: number;
+  ordered: boolean;
+  removable: boolean;
+  onChanged: (detail: Detail) => void;
+}) {
+  const { signee } = props;
+  const params = { documentId: props.documentId, signeeId: signee.id };
+  const [name, setName] = useState(signee.name);
+  const [email, setEmail] = useState(signee.email);
+  const [order, setOrder] = useState(signee.signingOrder?.toString() ?? '');
+  const save = useSubmit();
+  const [failure, setFailure] = useState<string | null>(null);
+  const changed =
+    name !== signee.name ||
+    email !== signee.email ||
+    (props.ordered && orderValue(order) !== signee.signingOrder);
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void save.submit(async () => {
+      const result = await call('PATCH /api/documents/{documentId}/signees/{signeeId}', {
+        params,
+        json: {
+          name,
+          email,
+          ...(props.ordered ? { signingOrder: orderValue(order) as number | null } : {}),
+        },
+      });
+      props.onChanged(result);
+    });
+  }
+  return (
+    <form className="signee-edit" onSubmit={onSubmit} noValidate>
+      <fieldset className="plain">
+        <legend className="signee-legend">
+          Signee {props.position}: {signee.name}
+        </legend>
+        <div className="signee-inputs">
+          <TextField
+            label="Name"
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+            error={fieldError(save.errors, 'name')}
+          />
+          <TextField
+            label="E-mail"
+            type="email"
+            value={email}
+            maxLength={254}
+            onChange={(e) => setEmail(e.target.value)}
+            error={fieldError(save.errors, 'email')}
+          />
+          {props.ordered && (
+            <TextField
+              label="Order"
+              inputMode="numeric"
+              className="narrow"
+              value={order}
+              onChange={(e) => setOrder(e.target.value)}
+              error={fieldError(save.errors, 'signingOrder')}
+            />
+          )}
+        </div>
+        <div className="button-row">
+          <button type="submit" className="button secondary small" disabled={save.busy || !changed}>
+            Save signee
+          </button>
+          {props.removable && (
+            <ConfirmButton
+              label="Remove"
+              accessibleLabel={`Remove ${signee.name}`}
+              question={`Remove ${signee.name} and the fields placed for them?`}
+              confirmLabel="Yes, remove"
+              onConfirm={async () => {
+                setFailure(null);
+                try {
+                  await call('DELETE /api/documents/{documentId}/signees/{signeeId}', { params });
+                  props.onChanged(
+                    await call('GET /api/documents/{documentId}', {
+                      params: { documentId: props.documentId },
+                    }),
+                  );
+                } catch (err) {
+                  setFailure((err as Error).message);
+                }
+              }}
+            />
+          )}
+        </div>
+        <ErrorMessage error={save.message ?? failure} />
+      </fieldset>
+    </form>
+  );
+}
+
+function AddSignee(props: {
+  documentId: string;
+  ordered: boolean;
+  onChanged: (detail: Detail) => void;
+}) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [order, setOrder] = useState('');
+  const add = useSubmit();
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void add.submit(async () => {
+      const signingOrder = orderValue(order);
+      const result = await call('POST /api/documents/{documentId}/signees', {
+        params: { documentId: props.documentId },
+        json: {
+          name,
+          email,
+          ...(props.ordered && signingOrder !== null
+            ? { signingOrder: signingOrder as number }
+            : {}),
+        },
+      });
+      setName('');
+      setEmail('');
+      setOrder('');
+      props.onChanged(result);
+    });
+  }
+  return (
+    <form className="signee-edit add" onSubmit={onSubmit} noValidate>
+      <fieldset className="plain">
+        <legend className="signee-legend">Add a signee</legend>
+        <div className="signee-inputs">
+          <TextField
+            label="Name"
+            value={name}
+            maxLength={200}
+            onChange={(e) => setName(e.target.value)}
+            error={fieldError(add.errors, 'name')}
+          />
+          <TextField
+            label="E-mail"
+            type="email"
+            value={email}
+            maxLength={254}
+            onChange={(e) => setEmail(e.target.value)}
+            error={fieldError(add.errors, 'email')}
+          />
+          {props.ordered && (
+            <TextField
+              label="Order"
+              inputMode="numeric"
+              className="narrow"
+              value={order}
+              onChange={(e) => setOrder(e.target.value)}
+              error={fieldError(add.errors, 'signingOrder')}
+            />
+          )}
+        </div>
+        <button type="submit" className="button secondary small" disabled={add.busy}>
+          Add signee
+        </button>
+        {otherErrors(add.errors, ['name', 'email', 'signingOrder']).map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        <ErrorMessage error={add.message} />
+      </fieldset>
+    </form>
+  );
+}
