@@ -63,6 +63,39 @@ export type SigneeInput = {
   signingGroupId?: string;
 };
 
+/** What `PATCH /api/documents/{id}` may change (the first five only in draft). */
+export type DocumentEdit = {
+  name?: string;
+  signingMessage?: string | null;
+  emailLanguage?: 'en' | 'de' | 'fr' | 'es' | 'nl';
+  signingOrderEnabled?: boolean | null;
+  signingGroupsEnabled?: boolean;
+  /** true pins the document at the current time, false unpins it. */
+  pinned?: boolean;
+  /** A folder of the same tenant, or null for none. */
+  folderId?: string | null;
+};
+
+/** What `PATCH …/signees/{signeeId}` may change on a draft's signee. */
+export type SigneeEdit = {
+  email?: string;
+  name?: string;
+  signingOrder?: number | null;
+  signingGroupId?: string | null;
+};
+
+/** The answer of the signee routes: the signee and the document as it now stands. */
+export type SigneeChange = DocumentDetail & { signee: Signee };
+
+/** A folder of a tenant's documents; `parentId` null at the top. */
+export type Folder = {
+  id: string;
+  tenantId: string;
+  name: string;
+  parentId: string | null;
+  createdAt: string;
+};
+
 export type QuickCreateInput = {
   tenantId: string;
   /** The PDF (below 50 MiB). */

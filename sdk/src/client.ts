@@ -4,14 +4,19 @@ import type {
   DocumentPage,
   DocumentStatus,
   DocumentDetail,
+  DocumentEdit,
   EventPage,
   Field,
   FieldInput,
+  Folder,
   Membership,
   Problem,
   QuickCreateInput,
   QuickCreateResult,
   SendForSigningResult,
+  SigneeChange,
+  SigneeEdit,
+  SigneeInput,
   Tenant,
   Webhook,
   WebhookDelivery,
@@ -45,6 +50,15 @@ export const SIGNET_API_ENDPOINTS = {
   putFields: ['PUT', '/api/documents/{documentId}/fields'],
   listDocuments: ['GET', '/api/documents'],
   sendForSigning: ['POST', '/api/documents/{documentId}/send-for-signing'],
+  updateDocument: ['PATCH', '/api/documents/{documentId}'],
+  addSignee: ['POST', '/api/documents/{documentId}/signees'],
+  updateSignee: ['PATCH', '/api/documents/{documentId}/signees/{signeeId}'],
+  removeSignee: ['DELETE', '/api/documents/{documentId}/signees/{signeeId}'],
+  createFolder: ['POST', '/api/tenants/{tenantId}/folders'],
+  listFolders: ['GET', '/api/tenants/{tenantId}/folders'],
+  getFolder: ['GET', '/api/tenants/{tenantId}/folders/{folderId}'],
+  updateFolder: ['PATCH', '/api/tenants/{tenantId}/folders/{folderId}'],
+  deleteFolder: ['DELETE', '/api/tenants/{tenantId}/folders/{folderId}'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** Name of an endpoint the client knows. */
@@ -180,6 +194,34 @@ export function createSignetClient(options: SignetClientOptions) {
           })
         ).delivery,
     },
+    folders: {
+      /** Creates a folder, at the top or inside `parentId`. */
+      create: async (tenantId: string, input: { name: string; parentId?: string | null }) =>
+        (await call<{ folder: Folder }>('createFolder', { tenantId }, {}, { json: input })).folder,
+      /** Every folder of the tenant; each names its parent. */
+      list: async (tenantId: string) =>
+        (await call<{ folders: Folder[] }>('listFolders', { tenantId })).folders,
+      /** One folder. */
+      get: async (tenantId: string, folderId: string) =>
+        (await call<{ folder: Folder }>('getFolder', { tenantId, folderId })).folder,
+      /** Renames and/or moves a folder (parentId null: to the top). */
+      update: async (
+        tenantId: string,
+        folderId: string,
+        patch: { name?: string; parentId?: string | null },
+      ) =>
+        (
+          await call<{ folder: Folder }>(
+            'updateFolder',
+            { tenantId, folderId },
+            {},
+            { json: patch },
+          )
+        ).folder,
+      /** Deletes an empty folder. */
+      delete: (tenantId: string, folderId: string) =>
+        call<void>('deleteFolder', { tenantId, folderId }),
+    },
     events: {
       /** One page of a tenant's events, in order, after an event id. */
       list: (query: { tenantId: string; after?: string; limit?: number }) =>
@@ -227,13 +269,39 @@ export function createSignetClient(options: SignetClientOptions) {
       /** Replaces a draft's fields. */
       putFields: (documentId: string, fields: FieldInput[]) =>
         call<{ fields: Field[] }>('putFields', { documentId }, {}, { json: { fields } }),
-      /** A page of a tenant's documents, newest first. */
-      list: (query: {
+      /**
+       * A page of a tenant's documents, newest first: by status, folder (its own documents),
+       * pinned or not, and `q` (in the name or a signee's name or e-mail, any case).
+       */
+      list: ({
+        pinned,
+        ...query
+      }: {
         tenantId: string;
         status?: DocumentStatus;
+        folderId?: string;
+        pinned?: boolean;
+        q?: string;
         limit?: number;
         cursor?: string;
-      }) => call<DocumentPage>('listDocuments', {}, query),
+      }) =>
+        call<DocumentPage>(
+          'listDocuments',
+          {},
+          { ...query, pinned: pinned === undefined ? undefined : String(pinned) },
+        ),
+      /** Changes a draft's settings, or pins and files a document in any status. */
+      update: (documentId: string, patch: DocumentEdit) =>
+        call<DocumentDetail>('updateDocument', { documentId }, {}, { json: patch }),
+      /** Adds a signee to a draft. */
+      addSignee: (documentId: string, signee: SigneeInput) =>
+        call<SigneeChange>('addSignee', { documentId }, {}, { json: signee }),
+      /** Changes a draft's signee. */
+      updateSignee: (documentId: string, signeeId: string, patch: SigneeEdit) =>
+        call<SigneeChange>('updateSignee', { documentId, signeeId }, {}, { json: patch }),
+      /** Removes a draft's signee and their fields. */
+      removeSignee: (documentId: string, signeeId: string) =>
+        call<void>('removeSignee', { documentId, signeeId }),
       /** Sends a draft for signing; check `deliveries` as well as the status. */
       sendForSigning: (documentId: string, options: { idempotencyKey?: string } = {}) =>
         call<SendForSigningResult>('sendForSigning', { documentId }, {}, options),

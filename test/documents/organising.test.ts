@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
+import { makePdf } from '../helpers/pdf.js';
+import { createSignetClient, SignetApiError } from '../../sdk/src/index.js';
 
 type Folder = { id: string; tenantId: string; name: string; parentId: string | null };
 
@@ -202,5 +204,45 @@ describe.each(ENGINES)('folders, pins and search on %s', (engine) => {
     for (const bad of ['pinned=yes', `q=${'x'.repeat(201)}`, 'folderId=nope']) {
       expect((await call('GET', `/api/documents?tenantId=${tenant}&${bad}`)).status, bad).toBe(422);
     }
+  });
+});
+
+describe('organising through the SDK', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext('sqlite', { listen: true });
+  });
+  afterAll(() => ctx.close());
+
+  it('files, pins, searches and edits with the typed client', async () => {
+    const owner = await createUser(ctx);
+    const tenantId = (await createTenant(ctx, owner.apiKey)).id;
+    const client = createSignetClient({ baseUrl: ctx.baseUrl, apiKey: owner.apiKey });
+    const created = await client.documents.quickCreate({
+      tenantId,
+      file: makePdf(),
+      signees: [{ email: 'ann@example.com', name: 'Ann Example' }],
+      name: 'Framework agreement',
+    });
+    const id = created.document.id;
+    const parent = await client.folders.create(tenantId, { name: 'Legal' });
+    const child = await client.folders.create(tenantId, { name: 'Signed', parentId: parent.id });
+    expect((await client.folders.list(tenantId)).map((f) => f.name)).toEqual(['Legal', 'Signed']);
+    expect(
+      (await client.folders.update(tenantId, child.id, { parentId: null })).parentId,
+    ).toBeNull();
+    const updated = await client.documents.update(id, { folderId: parent.id, pinned: true });
+    expect(updated.document.folderId).toBe(parent.id);
+    const added = await client.documents.addSignee(id, { email: 'bo@example.com', name: 'Bo' });
+    await client.documents.updateSignee(id, added.signee.id, { name: 'Bo Svensson' });
+    const page = await client.documents.list({ tenantId, q: 'svensson', pinned: true });
+    expect(page.documents.map((d) => d.id)).toEqual([id]);
+    await client.documents.removeSignee(id, added.signee.id);
+    expect((await client.documents.list({ tenantId, q: 'svensson' })).documents).toEqual([]);
+    const refused = await client.folders.delete(tenantId, parent.id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SignetApiError);
+    expect((refused as SignetApiError).code).toBe('folder_not_empty');
+    await client.folders.delete(tenantId, child.id);
+    expect(await client.folders.get(tenantId, parent.id)).toMatchObject({ name: 'Legal' });
   });
 });

@@ -25,10 +25,14 @@ const checks: { [name: string]: true } = {
   WebhookWithSecret: true as Same<Sdk.WebhookWithSecret, Api.WebhookWithSecret>,
   WebhookAttempt: true as Same<Sdk.WebhookAttempt, Api.WebhookAttempt>,
   WebhookDelivery: true as Same<Sdk.WebhookDelivery, Api.WebhookDelivery>,
+  Folder: true as Same<Sdk.Folder, Api.Folder>,
+  SigneeChange: true as Same<Sdk.SigneeChange, Api.SigneeChange>,
+  DocumentEdit: true as Same<Sdk.DocumentEdit, Api.DocumentEdit>,
+  SigneeEdit: true as Same<Sdk.SigneeEdit, Api.SigneeEdit>,
 };
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(15);
+    expect(Object.keys(checks)).toHaveLength(19);
   });
 });
