@@ -34,3 +34,10 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Brings the schema to a named migration, down or up (tests of a migration's upgrade path). */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error;
+}
