@@ -79,6 +79,7 @@ export type ListLatencyBenchResult = {
   settings: Required<Omit<ListLatencyBenchOptions, 'log'>>;
   engines: EngineListResult[];
   goal: number;
+  searchGoalMs: number;
   passed: boolean;
 };
 
@@ -253,6 +254,7 @@ export async function runListLatencyBench(
     settings,
     engines,
     goal: GOAL,
+    searchGoalMs: SEARCH_GOAL_MS,
     passed: engines.every((e) => e.passed),
   };
 }
