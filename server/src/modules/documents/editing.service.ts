@@ -123,7 +123,10 @@ function requireUniqueEmail(signees: repo.SigneeRow[], email: string, self?: str
   const taken = signees.find((s) => s.id !== self && s.email.toLowerCase() === email.toLowerCase());
   if (taken) {
     throw validationError([
-      { path: 'body.email', message: `is already the e-mail of signee ${taken.id} (${taken.name})` },
+      {
+        path: 'body.email',
+        message: `is already the e-mail of signee ${taken.id} (${taken.name})`,
+      },
     ]);
   }
 }
