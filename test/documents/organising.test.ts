@@ -207,6 +207,52 @@ describe.each(ENGINES)('folders, pins and search on %s', (engine) => {
   });
 });
 
+describe.each(ENGINES)('search text on %s', (engine) => {
+  let ctx: TestContext;
+  let owner: Awaited<ReturnType<typeof createUser>>;
+  let tenantId: string;
+  beforeAll(async () => {
+    ctx = await createTestContext(engine, { listen: true });
+    owner = await createUser(ctx);
+    tenantId = (await createTenant(ctx, owner.apiKey)).id;
+  });
+  afterAll(() => ctx.close());
+
+  it('folds case, composition and final sigma, and reads FTS5 syntax as plain text', async () => {
+    const make = async (name: string) =>
+      (
+        await quickCreate(ctx, owner.apiKey, {
+          tenantId,
+          signees: [{ email: 'x@example.com', name: 'X' }],
+          extra: { name },
+        })
+      ).body.document.id as string;
+    const greek = await make('ΣΥΜΒΑΣΗ ΜΙΣΘΩΣΗΣ');
+    const accents = await make('Cafe\u0301 contract');
+    const syntax = await make('Deal - NEAR "x" * col:1 (a OR b)');
+    const ids = async (q: string) =>
+      (
+        await api(
+          ctx,
+          owner.apiKey,
+          'GET',
+          `/api/documents?tenantId=${tenantId}&q=${encodeURIComponent(q)}`,
+        )
+      ).body.documents.map((d: { id: string }) => d.id);
+    // "σύμβασης": written with a final sigma in the query, a capital one in the name.
+    expect(await ids('μισθωσης')).toEqual([greek]);
+    expect(await ids('ΜΙΣΘΩΣΗΣ')).toEqual([greek]);
+    expect(await ids('συμβασ')).toEqual([greek]);
+    // Composed é in the query finds the decomposed e + accent in the name, and back.
+    expect(await ids('café')).toEqual([accents]);
+    expect(await ids('cafe\u0301')).toEqual([accents]);
+    for (const q of ['- NEAR', '"x" *', 'col:1', '(a OR b)', 'NEAR', '*']) {
+      expect(await ids(q), q).toEqual([syntax]);
+    }
+    expect(await ids('a OR z')).toEqual([]);
+  });
+});
+
 describe('organising through the SDK', () => {
   let ctx: TestContext;
   beforeAll(async () => {

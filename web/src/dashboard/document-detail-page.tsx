@@ -164,7 +164,6 @@ export function DocumentDetailPage(props: { documentId: string }) {
               <button
                 type="button"
                 className="button secondary small"
-                aria-pressed={doc.pinned !== null}
                 disabled={busy}
                 onClick={() =>
                   void organise({ pinned: !doc.pinned }, doc.pinned ? 'Unpinned.' : 'Pinned.')

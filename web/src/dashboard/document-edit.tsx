@@ -17,7 +17,7 @@ export function DraftEditor(props: { detail: Detail; onChanged: (detail: Detail)
   const { document: doc, signees } = props.detail;
   return (
     <>
-      <DraftSettings key={doc.updatedAt} detail={props.detail} onChanged={props.onChanged} />
+      <DraftSettings key={doc.id} detail={props.detail} onChanged={props.onChanged} />
       <section className="card" aria-labelledby="signees">
         <h2 id="signees">Signees</h2>
         <p className="field-hint">
@@ -60,14 +60,22 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
     event.preventDefault();
     setSaved(false);
     void save.submit(async () => {
+      // Only what the form changed: a setting left alone keeps its value (an unset signing
+      // order stays unset rather than becoming false).
+      const signingMessage = message.trim() === '' ? null : message;
+      const json = {
+        ...(name !== doc.name ? { name } : {}),
+        ...(signingMessage !== doc.signingMessage ? { signingMessage } : {}),
+        ...(language !== doc.emailLanguage ? { emailLanguage: language } : {}),
+        ...(ordered !== (doc.signingOrderEnabled === true) ? { signingOrderEnabled: ordered } : {}),
+      };
+      if (Object.keys(json).length === 0) {
+        setSaved(true);
+        return;
+      }
       const detail = await call('PATCH /api/documents/{documentId}', {
         params: { documentId: doc.id },
-        json: {
-          name,
-          signingMessage: message.trim() === '' ? null : message,
-          emailLanguage: language,
-          signingOrderEnabled: ordered,
-        },
+        json,
       });
       props.onChanged(detail);
       setSaved(true);
@@ -218,13 +226,18 @@ function SigneeRow(props: {
           )}
         </div>
         <div className="button-row">
-          <button type="submit" className="button secondary small" disabled={save.busy || !changed}>
+          <button
+            type="submit"
+            className="button secondary small"
+            aria-label={`Save signee ${props.position}`}
+            disabled={save.busy || !changed}
+          >
             Save signee
           </button>
           {props.removable && (
             <ConfirmButton
               label="Remove"
-              accessibleLabel={`Remove ${signee.name}`}
+              accessibleLabel={`Remove ${signee.name} (${signee.email})`}
               question={`Remove ${signee.name} and the fields placed for them?`}
               confirmLabel="Yes, remove"
               onConfirm={async () => {

@@ -219,7 +219,6 @@ export function DocumentsPage() {
                           <button
                             type="button"
                             className="button secondary small"
-                            aria-pressed={d.pinned !== null}
                             aria-label={`${d.pinned ? 'Unpin' : 'Pin'} ${d.name}`}
                             onClick={() => void pin(d)}
                           >

@@ -1,4 +1,4 @@
-import { useState, type DragEvent, type FormEvent } from 'react';
+import { useState, type DragEvent, type FormEvent, type ReactNode } from 'react';
 import { call } from './dashboard-api.js';
 import { fieldError } from './api.js';
 import type { Folder } from './types.js';
@@ -145,17 +145,27 @@ export function FolderPanel(props: {
             )}
           </li>
           <li>{entry('Pinned', { folderId: null, pinned: true }, view.pinned)}</li>
-          {folderTree(folders).map(({ folder, depth }) => (
-            <li key={folder.id} style={{ paddingInlineStart: `${depth * 0.9}rem` }}>
-              {entry(
-                folder.name,
-                { folderId: folder.id, pinned: false },
-                view.folderId === folder.id,
-                folder.id,
-              )}
-            </li>
-          ))}
         </ul>
+        {/* Nested lists, so the tree's depth is told, not only drawn. */}
+        {(function branch(parentId: string | null): ReactNode {
+          const children = folders.filter((f) => f.parentId === parentId);
+          if (children.length === 0) return null;
+          return (
+            <ul className="folder-tree nested">
+              {children.map((folder) => (
+                <li key={folder.id}>
+                  {entry(
+                    folder.name,
+                    { folderId: folder.id, pinned: false },
+                    view.folderId === folder.id,
+                    folder.id,
+                  )}
+                  {branch(folder.id)}
+                </li>
+              ))}
+            </ul>
+          );
+        })(null)}
         <NewFolderForm tenantId={props.tenantId} parent={selected} onCreated={props.onChanged} />
         {selected && (
           <FolderActions
@@ -250,7 +260,7 @@ function FolderActions(props: {
       <label className="field">
         <span className="field-label">Inside</span>
         <FolderSelect
-          label={`Move folder ${folder.name} into`}
+          label="Inside"
           folders={props.folders}
           value={folder.parentId}
           exclude={subtree(props.folders, folder.id)}

@@ -91,7 +91,7 @@ async function backfillSearchText(db: Kysely<unknown>) {
     const signees = (
       await sql<{ document_id: string; name: string; email: string }>`
         select document_id, name, email from signees
-        where document_id in (${sql.join(ids)})`.execute(db)
+        where document_id in (${sql.join(ids)}) order by position`.execute(db)
     ).rows;
     for (const d of documents) {
       const text = searchTextOf(
@@ -118,5 +118,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('documents').dropColumn('search_text').execute();
   await db.schema.dropIndex('documents_tenant_pinned_idx').execute();
   await db.schema.dropIndex('documents_folder_created_idx').execute();
+  // No document may name a folder that is gone.
+  await sql`update documents set folder_id = null where folder_id is not null`.execute(db);
   await db.schema.dropTable('folders').execute();
 }

@@ -216,6 +216,13 @@ function requireSignee(signees: repo.SigneeRow[], signeeId: string) {
   return signee;
 }
 
+const SIGNEE_COLUMNS: Record<keyof SigneeEdit, keyof repo.SigneeRow> = {
+  email: 'email',
+  name: 'name',
+  signingOrder: 'signing_order',
+  signingGroupId: 'signing_group_id',
+};
+
 /** Changes a draft's signee: e-mail (still unique), name, signing order, signing group. */
 export async function editSignee(
   deps: DocumentDeps,
@@ -227,12 +234,12 @@ export async function editSignee(
     const signee = requireSignee(signees, input.signeeId);
     requireDraft(document, 'Signees');
     if (patch.email !== undefined) requireUniqueEmail(signees, patch.email, signee.id);
-    const wanted: Partial<repo.SigneeRow> = {
-      email: patch.email,
-      name: patch.name,
-      signing_order: patch.signingOrder,
-      signing_group_id: patch.signingGroupId,
-    };
+    const wanted: Partial<repo.SigneeRow> = Object.fromEntries(
+      (Object.keys(SIGNEE_COLUMNS) as Array<keyof SigneeEdit>).map((k) => [
+        SIGNEE_COLUMNS[k],
+        patch[k],
+      ]),
+    );
     const set = Object.fromEntries(
       Object.entries(wanted).filter(
         ([k, v]) => v !== undefined && v !== signee[k as keyof repo.SigneeRow],
@@ -241,7 +248,12 @@ export async function editSignee(
     if (Object.keys(set).length === 0) return;
     const now = nowIso();
     await repo.updateSignee(trx, signee.id, { ...set, updated_at: now });
-    await signeesChanged(trx, document, { ...input, action: 'signee changed' }, { ...patch }, now);
+    const changed = Object.fromEntries(
+      (Object.keys(patch) as Array<keyof SigneeEdit>)
+        .filter((k) => SIGNEE_COLUMNS[k] in set)
+        .map((k) => [k, patch[k]]),
+    );
+    await signeesChanged(trx, document, { ...input, action: 'signee changed' }, changed, now);
   });
   return withSignee(deps, input, input.signeeId);
 }

@@ -1,15 +1,22 @@
 /**
  * What the listing's `q` searches: a document's name and each signee's name and e-mail, one per
- * line, lower-cased (Unicode-aware, so the same on both engines, whose own lower() differ).
+ * line, folded (Unicode lower case in composed form, in JavaScript, so the same on both engines,
+ * whose own lower() differ).
  * Kept in `documents.search_text` whenever one of them changes.
  */
 export function searchTextOf(name: string, signees: Array<{ name: string; email: string }>) {
-  return [name, ...signees.flatMap((s) => [s.name, s.email])].join('\n').toLowerCase();
+  return fold([name, ...signees.flatMap((s) => [s.name, s.email])].join('\n'));
 }
 
-/** The `q` of a listing as it is compared with search texts: trimmed, lower-cased. */
+/** The `q` of a listing as it is compared with search texts: trimmed, folded alike. */
 export function searchTerm(q: string) {
-  return q.trim().toLowerCase();
+  return fold(q.trim());
+}
+
+// Lower-cased in composed form (NFC), so "é" typed as e + accent matches "é"; Greek final
+// sigma as sigma, since where a word ends in the query says nothing of the text.
+function fold(text: string) {
+  return text.normalize('NFC').toLowerCase().replace(/ς/g, 'σ');
 }
 
 /** A LIKE pattern matching `term` anywhere, its wildcards escaped with `\`. */

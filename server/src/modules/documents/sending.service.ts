@@ -160,14 +160,17 @@ export async function sendForSigning(
       userId: input.userId,
       action: 'document.send',
     });
+    // What is sent is the document as it stands once locked: a draft edited meanwhile is sent
+    // with its edits, never with the settings read before the lock.
     const current = await repo.lockDocument(trx, deps.db.engine, document.id);
+    if (!current) throw new AppError('not_found', 'No such document.');
     const signees = await repo.listSignees(trx, document.id);
-    if (current?.status === 'draft') await requireSignatureFields(trx, document.id, signees);
+    if (current.status === 'draft') await requireSignatureFields(trx, document.id, signees);
     const moved = await moveDocument(trx, {
-      document,
+      document: current,
       move: 'send',
       at: now,
-      set: { hash: document.original_sha256 },
+      set: { hash: current.original_sha256 },
       by: {
         actor: `user:${input.userId}`,
         origin: input.origin,
@@ -177,7 +180,7 @@ export async function sendForSigning(
     if (!moved) {
       throw new AppError(
         'invalid_status',
-        `Only a draft can be sent for signing; this document is ${current?.status ?? 'gone'}.`,
+        `Only a draft can be sent for signing; this document is ${current.status}.`,
       );
     }
     const balance = await changeCredits(trx, {
@@ -192,7 +195,7 @@ export async function sendForSigning(
         `Sending needs ${signees.length} credit(s), one per signee; the tenant has fewer.`,
       );
     }
-    const sentDoc = { ...document, status: 'in_process' as const };
+    const sentDoc = { ...current, status: 'in_process' as const };
     const wave = currentWave(sentDoc, signees);
     const invites = await inviteSignees(trx, deps, {
       document: sentDoc,

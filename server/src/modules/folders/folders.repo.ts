@@ -33,15 +33,19 @@ export async function lockFolders(db: DbOrTrx, engine: Engine, tenantId: string)
   );
 }
 
-/** A tenant's folders, by name. */
-export function listFolders(db: DbOrTrx, tenantId: string) {
-  return db
+const byName = new Intl.Collator('en', { numeric: true });
+
+/**
+ * A tenant's folders, by name as people sort them (case and accents after the letters, "2"
+ * before "10"), sorted here so both engines, whose collations differ, give the same order.
+ */
+export async function listFolders(db: DbOrTrx, tenantId: string) {
+  const rows = await db
     .selectFrom('folders')
     .selectAll()
     .where('tenant_id', '=', tenantId)
-    .orderBy('name')
-    .orderBy('id')
     .execute();
+  return rows.sort((a, b) => byName.compare(a.name, b.name) || (a.id < b.id ? -1 : 1));
 }
 
 /** Inserts a folder. */
