@@ -1,0 +1,50 @@
+import { de } from './de.js';
+import { en, type Catalogue } from './en.js';
+import { es } from './es.js';
+import { fr } from './fr.js';
+import { nl } from './nl.js';
+
+/** The languages Signet speaks: a document's `emailLanguage`. */
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export type { Catalogue };
+
+/** One catalogue per language, each with every key of English. */
+export const catalogues: Record<Language, Catalogue> = { en, de, fr, es, nl };
+
+/** The catalogue of a language; English for anything else. */
+export function messages(language: string): Catalogue {
+  return catalogues[language as Language] ?? en;
+}
+
+/** Fills a message's `{name}` placeholders; an unknown one stays as written. */
+export function format(message: string, values: Record<string, string | number> = {}): string {
+  return message.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in values ? String(values[key]) : whole,
+  );
+}
+
+/** A time as the document's language writes it, in UTC: `25.11.2026, 21:05:09 UTC`. */
+export function formatTime(iso: string, language: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  // English keeps the unambiguous ISO form the certificate has always shown.
+  if (!(language in catalogues) || language === 'en') {
+    return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  }
+  const text = new Intl.DateTimeFormat(language, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZone: 'UTC',
+    hourCycle: 'h23',
+  }).format(date);
+  return `${text} UTC`;
+}
+
+/** A date as the document's language writes it (`25. November 2026`). */
+export function formatDate(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language in catalogues ? language : 'en', {
+    dateStyle: 'long',
+    timeZone: 'UTC',
+  }).format(new Date(iso));
+}
