@@ -52,6 +52,13 @@ export type Signee = {
   signingOrder: number | null;
   signingGroupId: string | null;
   signedAt: string | null;
+  /** When the signing link was first sent or issued. */
+  invitedAt: string | null;
+  /** When the signee first opened their signing link. */
+  openedAt: string | null;
+  declinedAt: string | null;
+  /** The reason the signee gave when declining. */
+  declineReason: string | null;
   createdAt: string;
   updatedAt: string;
 };

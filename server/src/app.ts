@@ -43,6 +43,7 @@ import { registerWebhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerDocumentRoutes } from './modules/documents/documents.routes.js';
 import { registerFieldRoutes } from './modules/fields/fields.routes.js';
 import { registerFolderRoutes } from './modules/folders/folders.routes.js';
+import { startSearchIndexer } from './modules/documents/search-indexer.js';
 import { registerEditingRoutes } from './modules/documents/editing.routes.js';
 import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
@@ -168,6 +169,7 @@ export async function buildApp(options: {
   const definitions: JobDefinition[] = [
     mailSendJob({
       db,
+      storage,
       transport: mailTransport,
       mailFrom: config.mailFrom,
       retryBaseMs: config.mailRetryBaseMs,
@@ -180,6 +182,9 @@ export async function buildApp(options: {
       tsaUrl: config.tsaUrl,
       certificate,
       logger: app.log,
+      publicUrl: config.publicUrl,
+      // The runner is made from these definitions just below; sealing runs only after.
+      wakeJobs: () => jobs.wake(),
     }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
@@ -219,7 +224,11 @@ export async function buildApp(options: {
   registerSigningRoutes(app, deps);
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 
+  const stopSearchIndexer = startSearchIndexer(db, (err) =>
+    app.log.error({ err }, 'indexing search text failed; retrying at the next batch'),
+  );
   app.addHook('onClose', async () => {
+    await stopSearchIndexer();
     await jobs.stop();
     mailTransport?.close();
     webhookSender.close();

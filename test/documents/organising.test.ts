@@ -4,6 +4,8 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
+import { sql } from 'kysely';
+import { indexPendingSearchText } from '../../server/src/modules/documents/search-indexer.js';
 import { createSignetClient, SignetApiError } from '../../sdk/src/index.js';
 
 type Folder = { id: string; tenantId: string; name: string; parentId: string | null };
@@ -250,6 +252,42 @@ describe.each(ENGINES)('search text on %s', (engine) => {
       expect(await ids(q), q).toEqual([syntax]);
     }
     expect(await ids('a OR z')).toEqual([]);
+  });
+
+  it('finds the same documents before and after the SQLite index takes in its batch', async () => {
+    const make = async (name: string) =>
+      (
+        await quickCreate(ctx, owner.apiKey, {
+          tenantId,
+          signees: [{ email: 'y@example.com', name: 'Y' }],
+          extra: { name },
+        })
+      ).body.document.id as string;
+    const ids = async (q: string) =>
+      (
+        await api(ctx, owner.apiKey, 'GET', `/api/documents?tenantId=${tenantId}&q=${q}`)
+      ).body.documents.map((d: { id: string }) => d.id);
+    const index = async () => {
+      if (engine === 'sqlite') await indexPendingSearchText(ctx.db.kysely);
+    };
+    const kept = await make('Quarterly report');
+    const renamed = await make('Quarterly draft');
+    const removed = await make('Quarterly memo');
+    await index();
+    expect(await ids('quarterly')).toEqual([removed, renamed, kept]);
+    await api(ctx, owner.apiKey, 'PATCH', `/api/documents/${renamed}`, { name: 'Annual plan' });
+    await api(ctx, owner.apiKey, 'DELETE', `/api/documents/${removed}`);
+    // Before the batch: the changed rows are read as pending; after it, from the index.
+    expect(await ids('quarterly')).toEqual([kept]);
+    expect(await ids('annual')).toEqual([renamed]);
+    await index();
+    expect(await ids('quarterly')).toEqual([kept]);
+    expect(await ids('annual')).toEqual([renamed]);
+    if (engine === 'sqlite') {
+      const pending = await sql<{ n: number }>`
+        select count(*) as n from documents_search_pending`.execute(ctx.db.kysely);
+      expect(Number(pending.rows[0].n)).toBe(0);
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import * as m0007memberInvitations from './migrations/0007-member-invitations.js
 import * as m0008fields from './migrations/0008-fields.js';
 import * as m0009sealMode from './migrations/0009-seal-mode.js';
 import * as m0010organising from './migrations/0010-organising.js';
+import * as m0011afterSigning from './migrations/0011-after-signing.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-fields': m0008fields,
   '0009-seal-mode': m0009sealMode,
   '0010-organising': m0010organising,
+  '0011-after-signing': m0011afterSigning,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -96,6 +96,8 @@ export type EmailsTable = {
   message_id: string | null;
   created_at: string;
   sent_at: string | null;
+  /** JSON {key, filename, contentType, size}: a stored file attached at delivery. */
+  attachment: string | null;
 };
 
 export type JobsTable = {
@@ -135,6 +137,19 @@ export type Database = {
   tenant_mail_counts: TenantMailCountsTable;
   member_invitations: MemberInvitationsTable;
   folders: FoldersTable;
+  copy_links: CopyLinksTable;
+};
+
+/** A link to a signed copy too large to attach: hashed token, 30 days, revocable. */
+export type CopyLinksTable = {
+  id: string;
+  document_id: string;
+  tenant_id: string;
+  recipient: string;
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
 };
 
 /** A tenant's folder of documents; `parent_id` null at the top. */
@@ -202,6 +217,8 @@ export type SigneesTable = {
   signature_typed: string | null;
   initials_file: string | null;
   initials_typed: string | null;
+  /** When the signee first opened their signing link. */
+  opened_at: string | null;
   created_at: string;
   updated_at: string;
 };

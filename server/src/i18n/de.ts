@@ -20,7 +20,8 @@ export const de: Catalogue = {
         'Alle haben „{document}“ unterschrieben. Das unterschriebene PDF ({size}) ist zu groß für einen Anhang: Laden Sie es über den folgenden Link herunter.',
       button: 'Unterschriebenes PDF herunterladen',
       linkValid: 'Der Link funktioniert bis {date} und ist nur für Sie bestimmt.',
-      verify: 'Ob eine Kopie unverändert ist, prüfen Sie durch Hochladen unter {url}.',
+      verify:
+        'Das PDF trägt ein digitales Siegel: PDF-Programme wie Adobe Acrobat zeigen an, ob es seitdem verändert wurde.',
     },
     declined: {
       subject: '{signee} hat die Unterschrift von „{document}“ abgelehnt',

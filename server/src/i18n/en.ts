@@ -20,7 +20,8 @@ export const en = {
         'Everyone has signed "{document}". The signed PDF ({size}) is too large to attach: download it with the link below.',
       button: 'Download the signed PDF',
       linkValid: 'The link works until {date} and is meant for you alone.',
-      verify: 'To check that a copy is unchanged, upload it at {url}.',
+      verify:
+        'The PDF carries a digital seal: PDF readers such as Adobe Acrobat show whether it has been changed since.',
     },
     declined: {
       subject: '{signee} declined to sign "{document}"',

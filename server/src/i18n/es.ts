@@ -20,7 +20,8 @@ export const es: Catalogue = {
         'Todos han firmado «{document}». El PDF firmado ({size}) es demasiado grande para adjuntarlo: descárguelo con el enlace de abajo.',
       button: 'Descargar el PDF firmado',
       linkValid: 'El enlace funciona hasta el {date} y es solo para usted.',
-      verify: 'Para comprobar que una copia no ha cambiado, súbala en {url}.',
+      verify:
+        'El PDF lleva un sello digital: los lectores de PDF como Adobe Acrobat indican si se ha modificado desde entonces.',
     },
     declined: {
       subject: '{signee} ha rechazado firmar «{document}»',

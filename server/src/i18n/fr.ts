@@ -20,7 +20,8 @@ export const fr: Catalogue = {
         'Tout le monde a signé « {document} ». Le PDF signé ({size}) est trop volumineux pour être joint : téléchargez-le avec le lien ci-dessous.',
       button: 'Télécharger le PDF signé',
       linkValid: "Le lien fonctionne jusqu'au {date} et vous est strictement réservé.",
-      verify: "Pour vérifier qu'une copie n'a pas été modifiée, déposez-la sur {url}.",
+      verify:
+        'Le PDF porte un sceau numérique : les lecteurs PDF comme Adobe Acrobat indiquent s’il a été modifié depuis.',
     },
     declined: {
       subject: '{signee} a refusé de signer « {document} »',

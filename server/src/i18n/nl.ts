@@ -20,7 +20,8 @@ export const nl: Catalogue = {
         'Iedereen heeft "{document}" ondertekend. De ondertekende pdf ({size}) is te groot voor een bijlage: download hem via de link hieronder.',
       button: 'Ondertekende pdf downloaden',
       linkValid: 'De link werkt tot {date} en is alleen voor u bedoeld.',
-      verify: 'Om te controleren of een kopie ongewijzigd is, uploadt u hem op {url}.',
+      verify:
+        'De pdf draagt een digitaal zegel: pdf-lezers zoals Adobe Acrobat laten zien of hij sindsdien is gewijzigd.',
     },
     declined: {
       subject: '{signee} heeft geweigerd "{document}" te ondertekenen',

@@ -21,7 +21,9 @@ export type AuditAction =
   | 'signed'
   | 'declined'
   | 'cancelled'
-  | 'sealed';
+  | 'sealed'
+  | 'copy downloaded'
+  | 'copy links revoked';
 
 /** Where a request came from, for the audit trail. */
 export type RequestOrigin = { ip: string | null; userAgent: string | null };

@@ -177,10 +177,16 @@ export async function listDocuments(
       where documents_search match ${trigramPhrase(term)} limit ${SEARCH_CANDIDATES + 1}`.execute(
       db,
     );
-    if (hits.rows.length === 0) return [];
-    if (hits.rows.length <= SEARCH_CANDIDATES) rowids = hits.rows.map((r) => r.rowid);
-  }
-  // With the hits in hand, the other conditions must not lure SQLite (which plans without
+    if (hits.rows.length <= SEARCH_CANDIDATES) {
+      // Documents changed since the index's last batch are candidates too (search-indexer.ts).
+      const pending = await sql<{ doc_rowid: number }>`
+        select doc_rowid from documents_search_pending`.execute(db);
+      const candidates = [...hits.rows, ...pending.rows.map((r) => ({ rowid: r.doc_rowid }))];
+      if (candidates.length === 0) return [];
+      // A backlog the indexer has not caught up with: walk the documents instead.
+      if (candidates.length <= 2 * SEARCH_CANDIDATES) rowids = candidates.map((r) => r.rowid);
+    }
+  } // With the hits in hand, the other conditions must not lure SQLite (which plans without
   // statistics) onto an index: a unary + makes a column unindexable.
   const column = (name: 'tenant_id' | 'status' | 'folder_id' | 'pinned') =>
     rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`;

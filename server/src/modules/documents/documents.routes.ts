@@ -8,6 +8,7 @@ import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import {
   auditEntrySchema,
+  cancelBody,
   documentDetailSchema,
   documentParams,
   documentWithSigneesSchema,
@@ -209,8 +210,11 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
       onRequest,
       schema: {
         tags,
+        description:
+          'Cancels a document in process. Optional JSON body {reason}: told to the signees already invited, who get a notice that their link no longer works.',
         params: documentParams,
-        response: { 200: documentWithSigneesSchema, ...errorResponses(401, 403, 404, 409) },
+        body: cancelBody,
+        response: { 200: documentWithSigneesSchema, ...errorResponses(401, 403, 404, 409, 422) },
       },
     },
     async (request) =>
@@ -218,6 +222,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         await documents.cancelDocument(d, {
           documentId: request.params.documentId,
           userId: principalOf(request).userId,
+          reason: request.body?.reason,
           origin: originOf(request),
         }),
       ),

@@ -70,9 +70,19 @@ export const signeeSchema = z.object({
   signingOrder: z.number().int().nullable(),
   signingGroupId: z.string().nullable(),
   signedAt: timestamp.nullable(),
+  invitedAt: timestamp.nullable().describe('when the signing link was first sent or issued'),
+  openedAt: timestamp.nullable().describe('when the signee first opened their signing link'),
+  declinedAt: timestamp.nullable(),
+  declineReason: z.string().nullable().describe('the reason the signee gave when declining'),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
+
+/** `POST /api/documents/{id}/cancel`: an optional reason, told to the invited signees. */
+export const cancelBody = z
+  .object({ reason: z.string().trim().max(1000).optional() })
+  .strict()
+  .nullish();
 
 /** One element of the multipart `signees` JSON array. */
 export const signeeInputSchema = z.object({

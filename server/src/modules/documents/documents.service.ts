@@ -12,6 +12,7 @@ import { isDeletable, moveDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
 import { searchTerm, searchTextOf } from './search-text.js';
+import { queueCancelNotices } from './after-signing.js';
 import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
 import { insertFields, listFields } from '../fields/fields.repo.js';
@@ -70,8 +71,46 @@ export function presentSignee(s: repo.SigneeRow) {
     signingOrder: s.signing_order,
     signingGroupId: s.signing_group_id,
     signedAt: s.signed_at,
+    invitedAt: s.invited_at,
+    openedAt: s.opened_at,
+    declinedAt: s.declined_at,
+    declineReason: s.decline_reason,
     createdAt: s.created_at,
     updatedAt: s.updated_at,
+  };
+}
+
+/** The row of a signee joining a draft: pending, not yet invited. */
+export function newSignee(input: {
+  document: Pick<repo.DocumentRow, 'id' | 'tenant_id' | 'user_id'>;
+  signee: { email: string; name: string; signingOrder?: number; signingGroupId?: string };
+  position: number;
+  at: string;
+}): repo.SigneeRow {
+  const { document, signee } = input;
+  return {
+    id: newId(),
+    document_id: document.id,
+    tenant_id: document.tenant_id,
+    email: signee.email,
+    name: signee.name,
+    status: 'pending',
+    user_id: document.user_id,
+    signing_order: signee.signingOrder ?? null,
+    signing_group_id: signee.signingGroupId ?? null,
+    signed_at: null,
+    position: input.position,
+    token_hash: null,
+    invited_at: null,
+    opened_at: null,
+    declined_at: null,
+    decline_reason: null,
+    signature_file: null,
+    signature_typed: null,
+    initials_file: null,
+    initials_typed: null,
+    created_at: input.at,
+    updated_at: input.at,
   };
 }
 
@@ -138,29 +177,9 @@ export async function createDocument(
       created_at: now,
       updated_at: now,
     };
-    const signees: repo.SigneeRow[] = input.signees.map((s, position) => ({
-      id: newId(),
-      document_id: document.id,
-      tenant_id: input.tenantId,
-      email: s.email,
-      name: s.name,
-      status: 'pending',
-      user_id: input.userId,
-      signing_order: s.signingOrder ?? null,
-      signing_group_id: s.signingGroupId ?? null,
-      signed_at: null,
-      position,
-      token_hash: null,
-      invited_at: null,
-      declined_at: null,
-      decline_reason: null,
-      signature_file: null,
-      signature_typed: null,
-      initials_file: null,
-      initials_typed: null,
-      created_at: now,
-      updated_at: now,
-    }));
+    const signees = input.signees.map((s, position) =>
+      newSignee({ document, signee: s, position, at: now }),
+    );
     await repo.insertDocument(trx, document, signees);
     const fields = fieldRows(
       document.id,
@@ -232,13 +251,17 @@ export async function listDocuments(
   return { documents: page, nextCursor };
 }
 
-/** Cancels a document in process: terminal, links stop working. */
+/**
+ * Cancels a document in process: terminal, links stop working, and the signees already invited
+ * are told (with the reason, when one is given).
+ */
 export async function cancelDocument(
-  deps: DocumentDeps,
-  input: { documentId: string; userId: string; origin: RequestOrigin },
+  deps: DocumentDeps & { wakeJobs: () => void },
+  input: { documentId: string; userId: string; reason?: string; origin: RequestOrigin },
 ) {
   const { document } = await getDocument(deps, input);
   const now = nowIso();
+  const reason = input.reason?.trim() || null;
   await deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, {
       tenantId: document.tenant_id,
@@ -249,12 +272,22 @@ export async function cancelDocument(
       document,
       move: 'cancel',
       at: now,
-      by: { actor: `user:${input.userId}`, origin: input.origin },
+      by: {
+        actor: `user:${input.userId}`,
+        origin: input.origin,
+        ...(reason ? { details: { reason } } : {}),
+      },
     });
     if (!moved) {
       throw new AppError('invalid_status', `Only a document in process can be cancelled.`);
     }
+    await queueCancelNotices(trx, {
+      document,
+      signees: await repo.listSignees(trx, document.id),
+      reason,
+    });
   });
+  deps.wakeJobs();
   return getDocument(deps, input);
 }
 

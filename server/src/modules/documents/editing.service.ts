@@ -1,5 +1,5 @@
 import { AppError, validationError } from '../../lib/errors.js';
-import { newId, nowIso } from '../../lib/ids.js';
+import { nowIso } from '../../lib/ids.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { lockFolders, requireFolder } from '../folders/folders.repo.js';
@@ -8,7 +8,7 @@ import { requireMembership } from '../tenants/tenants.service.js';
 import { recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
 import { MAX_SIGNEES, type signeeInputSchema } from './documents.schemas.js';
-import { getDocument, type DocumentDeps } from './documents.service.js';
+import { getDocument, newSignee, type DocumentDeps } from './documents.service.js';
 import { DRAFT_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
 import type { z } from 'zod';
 
@@ -161,8 +161,7 @@ export async function addSignee(
   deps: DocumentDeps,
   input: Caller & { signee: z.output<typeof signeeInputSchema> },
 ) {
-  const signeeId = newId();
-  await changeDocument(deps, input, async (trx, document) => {
+  const signeeId = await changeDocument(deps, input, async (trx, document) => {
     requireDraft(document, 'Signees');
     const signees = await repo.listSignees(trx, document.id);
     if (signees.length >= MAX_SIGNEES) {
@@ -173,38 +172,21 @@ export async function addSignee(
     }
     requireUniqueEmail(signees, input.signee.email);
     const now = nowIso();
-    await repo.insertSignees(trx, [
-      {
-        id: signeeId,
-        document_id: document.id,
-        tenant_id: document.tenant_id,
-        email: input.signee.email,
-        name: input.signee.name,
-        status: 'pending',
-        user_id: document.user_id,
-        signing_order: input.signee.signingOrder ?? null,
-        signing_group_id: input.signee.signingGroupId ?? null,
-        signed_at: null,
-        position: Math.max(-1, ...signees.map((s) => s.position)) + 1,
-        token_hash: null,
-        invited_at: null,
-        declined_at: null,
-        decline_reason: null,
-        signature_file: null,
-        signature_typed: null,
-        initials_file: null,
-        initials_typed: null,
-        created_at: now,
-        updated_at: now,
-      },
-    ]);
+    const signee = newSignee({
+      document,
+      signee: input.signee,
+      position: Math.max(-1, ...signees.map((s) => s.position)) + 1,
+      at: now,
+    });
+    await repo.insertSignees(trx, [signee]);
     await signeesChanged(
       trx,
       document,
-      { ...input, signeeId, action: 'signee added' },
+      { ...input, signeeId: signee.id, action: 'signee added' },
       { email: input.signee.email, name: input.signee.name },
       now,
     );
+    return signee.id;
   });
   return withSignee(deps, input, signeeId);
 }

@@ -3,13 +3,21 @@ import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { findDocument } from './documents.repo.js';
 import { verifyDownloadUrl } from './download-url.js';
+import { openCopyLink, revokeCopyLinks, signedFilename } from './after-signing.js';
+import { errorResponses } from '../../http/problem-schema.js';
+import { originOf } from '../../http/request-origin.js';
+import { principalOf } from '../../http/auth.js';
+import { requireMembership } from '../tenants/tenants.service.js';
 
 function contentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-/** Serves a document's file through a signed, expiring download URL (the URL is the credential). */
+/**
+ * Serves a document's file through a signed, expiring download URL (the URL is the credential),
+ * and a signed copy through the personal link of its completion e-mail.
+ */
 export function registerFileRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/files/:documentId/:kind',
@@ -34,15 +42,74 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
       const stream = await deps.storage.get(key).catch(() => {
         throw new AppError('not_found', 'This file no longer exists.');
       });
-      const filename =
-        kind === 'sealed'
-          ? document.original_file.replace(/(\.pdf)?$/i, '-signed.pdf')
-          : document.original_file;
+      const filename = kind === 'sealed' ? signedFilename(document) : document.original_file;
       return reply
         .type('application/pdf')
         .header('content-disposition', contentDisposition(filename))
         .header('cache-control', 'private, no-store')
         .send(stream);
+    },
+  );
+
+  app.get(
+    '/api/copies/:token',
+    {
+      schema: {
+        tags: ['documents'],
+        description:
+          'A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; each opening is audited (copy downloaded). 410 once revoked or expired.',
+        security: [],
+        params: z.object({ token: z.string().min(1).max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const { document } = await openCopyLink(deps.db.kysely, {
+        token: request.params.token,
+        origin: originOf(request),
+      });
+      const stream = await deps.storage.get(document.sealed_file!).catch(() => {
+        throw new AppError('not_found', 'This file no longer exists.');
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', contentDisposition(signedFilename(document)))
+        .header('cache-control', 'private, no-store')
+        .header('referrer-policy', 'no-referrer')
+        .send(stream);
+    },
+  );
+
+  app.delete(
+    '/api/documents/:documentId/copy-links',
+    {
+      onRequest: deps.auth.requireVerifiedUser,
+      schema: {
+        tags: ['documents'],
+        description:
+          'Revokes every link to the signed copy that the completion e-mails carried (sent instead of an attachment above 10 MiB). Answers how many still worked.',
+        params: z.object({ documentId: z.uuid() }),
+        response: {
+          200: z.object({ revoked: z.number().int() }),
+          ...errorResponses(401, 403, 404),
+        },
+      },
+    },
+    async (request) => {
+      const userId = principalOf(request).userId;
+      const document = await findDocument(deps.db.kysely, request.params.documentId);
+      if (!document) throw new AppError('not_found', 'No such document.');
+      await requireMembership(deps.db.kysely, {
+        tenantId: document.tenant_id,
+        userId,
+        action: 'document.manage',
+        notFound: 'No such document.',
+      });
+      const revoked = await revokeCopyLinks(deps.db.kysely, {
+        document,
+        userId,
+        origin: originOf(request),
+      });
+      return { revoked };
     },
   );
 }

@@ -24,6 +24,7 @@ function signee(
     position: 0,
     token_hash: null,
     invited_at: null,
+    opened_at: null,
     declined_at: null,
     decline_reason: null,
     signature_file: null,

@@ -1,4 +1,6 @@
 import nodemailer from 'nodemailer';
+import type { Readable } from 'node:stream';
+import type { Storage } from '../storage/storage.js';
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
 import { enqueueJob, rescheduleJob } from '../../jobs/queue.js';
@@ -17,6 +19,12 @@ export const mailCounts = { queued: 0, refused: 0 };
 /** A rendered e-mail: what every template returns. */
 export type RenderedEmail = { subject: string; html: string; text: string };
 
+/** A file sent with an e-mail, streamed from storage as the message is written. */
+export type MailAttachment = { filename: string; contentType: string; content: Readable };
+
+/** What an outbox row attaches: a stored file, read only when the e-mail is delivered. */
+export type StoredAttachment = { key: string; filename: string; contentType: string; size: number };
+
 /** Sends one message; null means the dev mailbox (messages stay in the database). */
 export type MailTransport = {
   send: (message: {
@@ -25,6 +33,7 @@ export type MailTransport = {
     subject: string;
     html: string;
     text: string;
+    attachments?: MailAttachment[];
   }) => Promise<{ messageId: string }>;
   close: () => void;
 } | null;
@@ -62,7 +71,10 @@ export async function queueEmail(
     to: string;
     /** A tenant's e-mail counts against its daily quota; over it, nothing is queued (429). */
     tenant?: { id: string; dailyLimit: number };
+    /** The tenant the e-mail is for, when it is not counted against the quota. */
+    tenantId?: string;
     jobDelayMs?: number;
+    attachment?: StoredAttachment;
   },
 ): Promise<string> {
   if (email.tenant) {
@@ -78,7 +90,7 @@ export async function queueEmail(
   const id = newId();
   await repo.insertEmail(trx, {
     id,
-    tenant_id: email.tenant?.id ?? null,
+    tenant_id: email.tenant?.id ?? email.tenantId ?? null,
     to_address: email.to,
     subject: email.subject,
     html: email.html,
@@ -88,6 +100,7 @@ export async function queueEmail(
     message_id: null,
     created_at: nowIso(),
     sent_at: null,
+    attachment: email.attachment ? JSON.stringify(email.attachment) : null,
   });
   mailCounts.queued++;
   await enqueueJob(trx, {
@@ -107,7 +120,14 @@ export async function queueEmail(
  * delay to `retryBaseMs`, so the outbox retries on the normal schedule.
  */
 export async function deliverEmail(
-  deps: { db: Db; transport: MailTransport; mailFrom: string; retryBaseMs?: number },
+  deps: {
+    db: Db;
+    transport: MailTransport;
+    mailFrom: string;
+    retryBaseMs?: number;
+    /** Where attachments are read from (e-mails with one need it). */
+    storage?: Storage;
+  },
   emailId: string,
 ): Promise<repo.EmailRow> {
   const { db, transport } = deps;
@@ -121,13 +141,27 @@ export async function deliverEmail(
       error: null,
     });
   }
+  let content: Readable | null = null;
   try {
+    const attachment = email.attachment ? (JSON.parse(email.attachment) as StoredAttachment) : null;
+    if (attachment) {
+      if (!deps.storage) throw new Error('No storage to read the attachment from.');
+      // Streamed into the message as it is written: a large PDF is never held whole in memory.
+      content = await deps.storage.get(attachment.key);
+    }
     const { messageId } = await transport.send({
       from: deps.mailFrom,
       to: email.to_address,
       subject: email.subject,
       html: email.html,
       text: email.text,
+      ...(attachment && content
+        ? {
+            attachments: [
+              { filename: attachment.filename, contentType: attachment.contentType, content },
+            ],
+          }
+        : {}),
     });
     // Delivered: the links in it (signing links, verification tokens) are the recipient's
     // alone now, so the copy at rest keeps no usable secret.
@@ -140,6 +174,7 @@ export async function deliverEmail(
       text: redactLinks(email.text),
     });
   } catch (err) {
+    content?.destroy();
     const message = err instanceof Error ? err.message : String(err);
     await repo.updateEmail(db.kysely, emailId, { status: 'failed', error: message.slice(0, 1000) });
     // Only a pending job moves: when the job itself is running, the runner reschedules it.
@@ -160,6 +195,7 @@ export function redactLinks(body: string): string {
 export function mailSendJob(deps: {
   db: Db;
   transport: MailTransport;
+  storage: Storage;
   mailFrom: string;
   /** MAIL_RETRY_BASE_MS: the first retry's delay, doubled per attempt. */
   retryBaseMs?: number;

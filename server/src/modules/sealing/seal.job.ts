@@ -6,6 +6,7 @@ import { nowIso } from '../../lib/ids.js';
 import { listAudit } from '../documents/audit.repo.js';
 import * as repo from '../documents/documents.repo.js';
 import { moveDocument } from '../documents/lifecycle.js';
+import { queueSignedCopies, signedFilename } from '../documents/after-signing.js';
 import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
@@ -22,6 +23,10 @@ export type SealDeps = {
   tsaUrl: string | null;
   certificate: () => Promise<SealCertificate>;
   logger: FastifyBaseLogger;
+  /** {base_url}: links in the completion e-mails. */
+  publicUrl: string;
+  /** Wakes the job runner for the completion e-mails queued with the seal. */
+  wakeJobs: () => void;
 };
 
 /**
@@ -78,14 +83,14 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     );
   }
   const key = documentFileKey(document.id, 'sealed.pdf');
-  const { sha256: hash } = await deps.storage.put(
+  const { sha256: hash, size } = await deps.storage.put(
     key,
     Buffer.from(sealed.bytes),
     'application/pdf',
   );
   const now = nowIso();
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    await moveDocument(trx, {
+  const moved = await deps.db.kysely.transaction().execute(async (trx) => {
+    const moved = await moveDocument(trx, {
       document,
       move: 'seal',
       at: now,
@@ -95,7 +100,19 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
         details: { sha256: hash, sandbox: deps.sandbox, sealMode: sealed.mode },
       },
     });
+    // Every signee and the sender get the signed copy: queued with the move, so exactly once.
+    if (moved) {
+      await queueSignedCopies(trx, {
+        document,
+        signees,
+        sealed: { key, size, filename: signedFilename(document) },
+        publicUrl: deps.publicUrl,
+        at: now,
+      });
+    }
+    return moved;
   });
+  if (moved) deps.wakeJobs();
 }
 
 // The document's fields with what to draw: each signee's marks read once, dates written in

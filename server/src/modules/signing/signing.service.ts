@@ -9,6 +9,7 @@ import { hasAuditEntry, recordAudit, type RequestOrigin } from '../documents/aud
 import * as repo from '../documents/documents.repo.js';
 import { isOpenForSigning, moveDocument, moveSignee } from '../documents/lifecycle.js';
 import { inviteSignees } from '../documents/sending.service.js';
+import { queueDeclineNotices } from '../documents/after-signing.js';
 import { blockedReason, currentWave } from '../documents/signing-turns.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
@@ -90,6 +91,7 @@ export async function viewSigning(deps: SigningDeps, token: string, origin: Requ
     action: 'opened',
   });
   if (!opened) {
+    const at = nowIso();
     await recordAudit(deps.db.kysely, {
       documentId: document.id,
       tenantId: document.tenant_id,
@@ -97,7 +99,10 @@ export async function viewSigning(deps: SigningDeps, token: string, origin: Requ
       actor: `signee:${signee.id}`,
       signeeId: signee.id,
       origin,
+      at,
     });
+    await repo.updateSignee(deps.db.kysely, signee.id, { opened_at: at });
+    signee.opened_at = at;
   }
   const sender = await findUserById(deps.db.kysely, document.user_id);
   const reason = blockedReason(document, signees, signee);
@@ -238,7 +243,8 @@ export async function declineDocument(
   const now = nowIso();
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
     const { signee, document } = await resolveLink(trx, input.token);
-    assertTurn(document, await repo.listSignees(trx, document.id), signee, 'decline');
+    const signees = await repo.listSignees(trx, document.id);
+    assertTurn(document, signees, signee, 'decline');
     const by = {
       actor: `signee:${signee.id}`,
       origin: input.origin,
@@ -256,6 +262,13 @@ export async function declineDocument(
       declined &&
       (await moveDocument(trx, { document, move: 'decline', at: now, by, signeeId: signee.id }));
     if (!moved) throw new AppError('link_expired', 'This signing link is no longer valid.');
+    await queueDeclineNotices(trx, {
+      document,
+      signees,
+      decliner: signee,
+      reason: input.reason,
+      publicUrl: deps.config.publicUrl,
+    });
     return { signeeId: signee.id, documentId: document.id };
   });
   deps.wakeJobs();

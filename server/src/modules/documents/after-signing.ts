@@ -1,0 +1,248 @@
+import type { DbOrTrx } from '../../db/handle.js';
+import { AppError } from '../../lib/errors.js';
+import { hashSecret, newId, newSecret, nowIso } from '../../lib/ids.js';
+import { findUserById } from '../accounts/accounts.repo.js';
+import { queueEmail } from '../mail/mail.service.js';
+import {
+  renderCancelledNotice,
+  renderDeclined,
+  renderDeclinedNotice,
+  renderSignedCopy,
+} from '../mail/templates/after-signing.js';
+import { recordAudit, type RequestOrigin } from './audit.repo.js';
+import type { DocumentRow, SigneeRow } from './documents.repo.js';
+
+/** Signed copies above this size go as a link, not attached (decisions §10). */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** How long a link to a signed copy works. */
+export const COPY_LINK_DAYS = 30;
+
+/** A sealed file as the completion e-mails send it. */
+export type SealedCopy = { key: string; size: number; filename: string };
+
+// Everyone a document's completion concerns: its signees, and the sender once (a sender who is
+// also a signee gets one e-mail).
+async function recipients(trx: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
+  const people = signees.map((s) => ({ name: s.name, email: s.email }));
+  const sender = await findUserById(trx, document.user_id);
+  if (sender && !people.some((p) => p.email.toLowerCase() === sender.email.toLowerCase())) {
+    people.push({ name: sender.name, email: sender.email });
+  }
+  return people;
+}
+
+/** The name a signed copy downloads as: the original's, with "-signed". */
+export function signedFilename(document: Pick<DocumentRow, 'original_file'>) {
+  return document.original_file.replace(/(\.pdf)?$/i, '-signed.pdf');
+}
+
+/**
+ * Queues the signed copy for every signee and the sender, in the transaction that makes the
+ * document `signed`: attached, or above MAX_ATTACHMENT_BYTES a personal link valid for
+ * COPY_LINK_DAYS. Durable outbox e-mails, retried like invitations; queued once, since only
+ * the transaction that moved the document calls this.
+ */
+export async function queueSignedCopies(
+  trx: DbOrTrx,
+  input: {
+    document: DocumentRow;
+    signees: SigneeRow[];
+    sealed: SealedCopy;
+    publicUrl: string;
+    at: string;
+  },
+) {
+  const { document, sealed } = input;
+  const attach = sealed.size <= MAX_ATTACHMENT_BYTES;
+  for (const person of await recipients(trx, document, input.signees)) {
+    const common = {
+      language: document.email_language,
+      recipientName: person.name,
+      documentName: document.name,
+    };
+    let rendered;
+    if (attach) {
+      rendered = renderSignedCopy(common);
+    } else {
+      const link = await createCopyLink(trx, {
+        document,
+        recipient: person.email,
+        publicUrl: input.publicUrl,
+        at: input.at,
+      });
+      rendered = renderSignedCopy({
+        ...common,
+        link: { ...link, size: `${(sealed.size / 1024 / 1024).toFixed(1)} MB` },
+      });
+    }
+    await queueEmail(trx, {
+      ...rendered,
+      to: person.email,
+      tenantId: document.tenant_id,
+      attachment: attach
+        ? {
+            key: sealed.key,
+            filename: sealed.filename,
+            contentType: 'application/pdf',
+            size: sealed.size,
+          }
+        : undefined,
+    });
+  }
+}
+
+/** Tells the sender who declined and why, and the other invited signees that it is over. */
+export async function queueDeclineNotices(
+  trx: DbOrTrx,
+  input: {
+    document: DocumentRow;
+    signees: SigneeRow[];
+    decliner: SigneeRow;
+    reason: string;
+    publicUrl: string;
+  },
+) {
+  const { document, decliner } = input;
+  const sender = await findUserById(trx, document.user_id);
+  if (sender) {
+    await queueEmail(trx, {
+      ...renderDeclined({
+        language: document.email_language,
+        recipientName: sender.name,
+        documentName: document.name,
+        signeeName: decliner.name,
+        signeeEmail: decliner.email,
+        reason: input.reason,
+        documentUrl: `${input.publicUrl}/app/documents/${document.id}`,
+      }),
+      to: sender.email,
+      tenantId: document.tenant_id,
+    });
+  }
+  for (const signee of invitedOthers(input.signees, decliner.id)) {
+    await queueEmail(trx, {
+      ...renderDeclinedNotice({
+        language: document.email_language,
+        recipientName: signee.name,
+        documentName: document.name,
+        signeeName: decliner.name,
+      }),
+      to: signee.email,
+      tenantId: document.tenant_id,
+    });
+  }
+}
+
+/** Tells the signees already invited that the sender cancelled, with the reason if given. */
+export async function queueCancelNotices(
+  trx: DbOrTrx,
+  input: { document: DocumentRow; signees: SigneeRow[]; reason: string | null },
+) {
+  const { document } = input;
+  const sender = await findUserById(trx, document.user_id);
+  for (const signee of invitedOthers(input.signees, null)) {
+    await queueEmail(trx, {
+      ...renderCancelledNotice({
+        language: document.email_language,
+        recipientName: signee.name,
+        documentName: document.name,
+        senderName: sender?.name ?? 'The sender',
+        reason: input.reason,
+      }),
+      to: signee.email,
+      tenantId: document.tenant_id,
+    });
+  }
+}
+
+// Signees who hold a signing link and have not signed or declined (their link just stopped
+// working); those never invited (a later wave) had nothing to lose.
+function invitedOthers(signees: SigneeRow[], except: string | null) {
+  return signees.filter((s) => s.id !== except && s.invited_at !== null && s.status === 'pending');
+}
+
+async function createCopyLink(
+  trx: DbOrTrx,
+  input: { document: DocumentRow; recipient: string; publicUrl: string; at: string },
+) {
+  const token = newSecret('sc');
+  const expiresAt = new Date(Date.parse(input.at) + COPY_LINK_DAYS * 86_400_000).toISOString();
+  await trx
+    .insertInto('copy_links')
+    .values({
+      id: newId(),
+      document_id: input.document.id,
+      tenant_id: input.document.tenant_id,
+      recipient: input.recipient,
+      token_hash: hashSecret(token),
+      expires_at: expiresAt,
+      revoked_at: null,
+      created_at: input.at,
+    })
+    .execute();
+  return { url: `${input.publicUrl}/api/copies/${token}`, expiresAt };
+}
+
+/**
+ * The document behind a signed-copy link, the opening audited (who it was sent to, IP, user
+ * agent). A link revoked, expired, or of a document no longer signed answers 410.
+ */
+export async function openCopyLink(
+  db: DbOrTrx,
+  input: { token: string; origin: RequestOrigin },
+): Promise<{ document: DocumentRow }> {
+  const link = await db
+    .selectFrom('copy_links')
+    .selectAll()
+    .where('token_hash', '=', hashSecret(input.token))
+    .executeTakeFirst();
+  if (!link) throw new AppError('not_found', 'This link is not valid.');
+  const now = nowIso();
+  if (link.revoked_at !== null || link.expires_at <= now) {
+    throw new AppError('link_expired', 'This link to the signed copy no longer works.');
+  }
+  const document = await db
+    .selectFrom('documents')
+    .selectAll()
+    .where('id', '=', link.document_id)
+    .executeTakeFirst();
+  if (!document || document.status !== 'signed' || !document.sealed_file) {
+    throw new AppError('link_expired', 'This link to the signed copy no longer works.');
+  }
+  await recordAudit(db, {
+    documentId: document.id,
+    tenantId: document.tenant_id,
+    action: 'copy downloaded',
+    actor: 'system',
+    origin: input.origin,
+    details: { recipient: link.recipient },
+    at: now,
+  });
+  return { document };
+}
+
+/** Revokes every link to a document's signed copy; how many still worked. */
+export async function revokeCopyLinks(
+  db: DbOrTrx,
+  input: { document: DocumentRow; userId: string; origin: RequestOrigin },
+) {
+  const now = nowIso();
+  const result = await db
+    .updateTable('copy_links')
+    .set({ revoked_at: now })
+    .where('document_id', '=', input.document.id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  const revoked = Number(result.numUpdatedRows);
+  await recordAudit(db, {
+    documentId: input.document.id,
+    tenantId: input.document.tenant_id,
+    action: 'copy links revoked',
+    actor: `user:${input.userId}`,
+    origin: input.origin,
+    details: { revoked },
+    at: now,
+  });
+  return revoked;
+}

@@ -1,0 +1,81 @@
+import { format, formatDate, messages } from '../../../i18n/index.js';
+import type { RenderedEmail } from '../mail.service.js';
+import { renderMessage } from './message.js';
+
+type Common = { language: string; recipientName: string; documentName: string };
+
+/** The signed copy: attached, or (too large to attach) behind a link valid until `expiresAt`. */
+export function renderSignedCopy(
+  input: Common & { link?: { url: string; expiresAt: string; size: string } },
+): RenderedEmail {
+  const m = messages(input.language).email;
+  const values = { document: input.documentName };
+  return renderMessage({
+    language: input.language,
+    subject: format(m.signedCopy.subject, values),
+    greeting: format(m.greeting, { name: input.recipientName }),
+    paragraphs: [
+      input.link
+        ? format(m.signedCopy.linkBody, { ...values, size: input.link.size })
+        : format(m.signedCopy.body, values),
+    ],
+    button: input.link ? { href: input.link.url, label: m.signedCopy.button } : undefined,
+    after: [
+      ...(input.link
+        ? [
+            format(m.signedCopy.linkValid, {
+              date: formatDate(input.link.expiresAt, input.language),
+            }),
+          ]
+        : []),
+      m.signedCopy.verify,
+    ],
+  });
+}
+
+/** To the sender: a signee declined, with their reason. */
+export function renderDeclined(
+  input: Common & { signeeName: string; signeeEmail: string; reason: string; documentUrl: string },
+): RenderedEmail {
+  const m = messages(input.language).email;
+  const values = {
+    document: input.documentName,
+    signee: input.signeeName,
+    email: input.signeeEmail,
+  };
+  return renderMessage({
+    language: input.language,
+    subject: format(m.declined.subject, values),
+    greeting: format(m.greeting, { name: input.recipientName }),
+    paragraphs: [format(m.declined.body, values)],
+    quote: { label: m.declined.reason, text: input.reason },
+    button: { href: input.documentUrl, label: m.declined.button },
+  });
+}
+
+/** To the other invited signees: someone declined, their link no longer works. */
+export function renderDeclinedNotice(input: Common & { signeeName: string }): RenderedEmail {
+  const m = messages(input.language).email;
+  const values = { document: input.documentName, signee: input.signeeName };
+  return renderMessage({
+    language: input.language,
+    subject: format(m.declinedNotice.subject, values),
+    greeting: format(m.greeting, { name: input.recipientName }),
+    paragraphs: [format(m.declinedNotice.body, values), m.nothingToDo],
+  });
+}
+
+/** To the invited signees: the sender cancelled, with the reason when one was given. */
+export function renderCancelledNotice(
+  input: Common & { senderName: string; reason: string | null },
+): RenderedEmail {
+  const m = messages(input.language).email;
+  const values = { document: input.documentName, sender: input.senderName };
+  return renderMessage({
+    language: input.language,
+    subject: format(m.cancelledNotice.subject, values),
+    greeting: format(m.greeting, { name: input.recipientName }),
+    paragraphs: [format(m.cancelledNotice.body, values), m.nothingToDo],
+    quote: input.reason ? { label: m.cancelledNotice.reason, text: input.reason } : undefined,
+  });
+}
