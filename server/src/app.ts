@@ -183,6 +183,7 @@ export async function buildApp(options: {
       certificate,
       logger: app.log,
       publicUrl: config.publicUrl,
+      attachmentLimit: config.mailAttachmentLimitBytes,
       // The runner is made from these definitions just below; sealing runs only after.
       wakeJobs: () => jobs.wake(),
     }),

@@ -42,6 +42,8 @@ export type Config = {
   devMailboxPublic: boolean;
   /** E-mails one tenant may queue per UTC day (invitations, reminders, notices). */
   mailDailyLimitPerTenant: number;
+  /** Signed copies up to this size are attached to the completion e-mail, larger ones linked. */
+  mailAttachmentLimitBytes: number;
 };
 
 const bool = z
@@ -96,6 +98,11 @@ const envSchema = z.object({
   ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(3600),
   MAIL_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
   MAIL_DAILY_LIMIT_PER_TENANT: z.coerce.number().int().positive().default(10_000),
+  MAIL_ATTACHMENT_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 1024 * 1024),
   ALLOW_INSECURE_PUBLIC_URL: bool,
   DEV_MAILBOX_PUBLIC: bool,
 });
@@ -182,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailRetryBaseMs: e.MAIL_RETRY_BASE_MS,
     devMailboxPublic: e.DEV_MAILBOX_PUBLIC ?? false,
     mailDailyLimitPerTenant: e.MAIL_DAILY_LIMIT_PER_TENANT,
+    mailAttachmentLimitBytes: e.MAIL_ATTACHMENT_LIMIT_BYTES,
   };
 }
 

@@ -19,6 +19,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
       code: error.code,
       requestId: request.id,
       ...(error.errors ? { errors: error.errors } : {}),
+      ...error.extensions,
     });
 }
 

@@ -10,6 +10,10 @@ export const problemSchema = z
     code: z.string(),
     requestId: z.string(),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    language: z
+      .string()
+      .optional()
+      .describe("a signing link's 410: the document's language, for the page to speak it"),
   })
   .describe('RFC 9457 problem details (application/problem+json)');
 

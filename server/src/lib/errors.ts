@@ -49,16 +49,23 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  /** Extension members of the problem body (RFC 9457 §3.2), such as `language`. */
+  readonly extensions?: { language?: string };
 
   constructor(
     code: ErrorCode,
     detail?: string,
-    extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    extra: {
+      errors?: FieldError[];
+      headers?: Record<string, string>;
+      extensions?: { language?: string };
+    } = {},
   ) {
     super(detail ?? problems[code][1]);
     this.code = code;
     this.errors = extra.errors;
     this.headers = extra.headers;
+    this.extensions = extra.extensions;
   }
 
   /** HTTP status of this error's code. */

@@ -184,6 +184,15 @@ export function DocumentDetailPage(props: { documentId: string }) {
           <a className="button secondary" href={doc.downloadUrl} download>
             {sealed ? 'Download sealed PDF' : 'Download original PDF'}
           </a>
+          {trail.data && (
+            <a
+              className="button secondary"
+              href={auditCsvUrl(trail.data)}
+              download={`${doc.name}-audit-trail.csv`}
+            >
+              Download audit trail
+            </a>
+          )}
           {draft && (
             <Link className="button secondary" to={prepareUrl}>
               Prepare fields
@@ -289,14 +298,41 @@ export function DocumentDetailPage(props: { documentId: string }) {
           <h2 id="signees">Signees</h2>
           <ul className="plain-list">
             {signees.map((s) => (
-              <li key={s.id}>
-                <strong>{s.name}</strong> <span className="muted">{s.email}</span>{' '}
-                <StatusBadge status={s.status} />
-                {s.signedAt && (
-                  <span className="muted">
-                    {' '}
-                    signed <Time value={s.signedAt} />
-                  </span>
+              <li key={s.id} className="signee-progress">
+                <div>
+                  <strong>{s.name}</strong> <span className="muted">{s.email}</span>{' '}
+                  <StatusBadge status={s.status} />
+                </div>
+                <dl className="signee-steps">
+                  {(
+                    [
+                      ['Invited', s.invitedAt],
+                      ['Opened', s.openedAt],
+                      ['Signed', s.signedAt],
+                      ['Declined', s.declinedAt],
+                    ] as const
+                  )
+                    .filter(([, at]) => at !== null)
+                    .map(([label, at]) => (
+                      <div key={label}>
+                        <dt>{label}</dt>
+                        <dd>
+                          <Time value={at!} />
+                        </dd>
+                      </div>
+                    ))}
+                  {s.invitedAt === null && s.status === 'pending' && (
+                    <div>
+                      <dt>Invited</dt>
+                      <dd className="muted">not yet</dd>
+                    </div>
+                  )}
+                </dl>
+                {s.declineReason && (
+                  <blockquote className="decline-reason">
+                    <span className="visually-hidden">Reason for declining: </span>
+                    {s.declineReason}
+                  </blockquote>
                 )}
               </li>
             ))}
@@ -371,4 +407,26 @@ function propertyName(key: string): string {
     folderId: 'folder',
   };
   return names[key] ?? key;
+}
+
+// The audit trail as a CSV file (a data: URL, so nothing leaves the page): one row per entry.
+function auditCsvUrl(entries: AuditEntry[]): string {
+  const cell = (value: unknown) => {
+    const text = value === null || value === undefined ? '' : String(value);
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const rows = [
+    ['time', 'action', 'actor', 'signeeId', 'ip', 'userAgent', 'details'],
+    ...entries.map((e) => [
+      e.createdAt,
+      e.action,
+      e.actor,
+      e.signeeId,
+      e.ip,
+      e.userAgent,
+      e.details ? JSON.stringify(e.details) : '',
+    ]),
+  ];
+  const csv = rows.map((r) => r.map(cell).join(',')).join('\r\n');
+  return `data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`;
 }

@@ -6,16 +6,31 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fieldErrors: FieldError[];
+  /** The problem's `language` member (a signing link's 410 names the document's). */
+  readonly language: string | null;
 
-  constructor(status: number, code: string, detail: string, fieldErrors: FieldError[] = []) {
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    fieldErrors: FieldError[] = [],
+    language: string | null = null,
+  ) {
     super(detail);
     this.status = status;
     this.code = code;
     this.fieldErrors = fieldErrors;
+    this.language = language;
   }
 }
 
-type ProblemBody = { code?: unknown; detail?: unknown; title?: unknown; errors?: unknown };
+type ProblemBody = {
+  code?: unknown;
+  detail?: unknown;
+  title?: unknown;
+  errors?: unknown;
+  language?: unknown;
+};
 
 function toFieldErrors(value: unknown): FieldError[] {
   if (!Array.isArray(value)) return [];
@@ -81,12 +96,6 @@ export async function readJsonResponse<T>(response: Response, empty: unknown): P
     typeof problem.code === 'string' ? problem.code : `http_${response.status}`,
     detail,
     toFieldErrors(problem.errors),
+    typeof problem.language === 'string' ? problem.language : null,
   );
-}
-
-/** A sentence for an action that failed, from an ApiError (or anything else that was thrown). */
-export function failureMessage(action: string, err: ApiError | null): string {
-  if (!err) return `${action} failed unexpectedly. Reload the page and try again.`;
-  if (err.status === 0) return err.message;
-  return `${action} failed: ${err.message}`;
 }

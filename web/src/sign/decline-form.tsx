@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, failureMessage } from '../shared/http.js';
+import { ApiError } from '../shared/http.js';
 import { declineDocument, type SigningOutcome } from './signing-api.js';
+import { format, useSpeech } from './i18n.js';
+import { problemText } from './problem-text.js';
 
 /** Longest reason the API accepts. */
 const MAX_REASON_LENGTH = 1000;
@@ -16,6 +18,7 @@ export function DeclineForm(props: {
   onResult: (result: DeclineResult) => void;
 }) {
   const { token, senderName, onResult } = props;
+  const { t } = useSpeech();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +40,7 @@ export function DeclineForm(props: {
     if (busy) return;
     const text = reason.trim();
     if (!text) {
-      setError(`Write a short reason, so ${senderName} knows why you declined.`);
+      setError(format(t.reasonRequired, { sender: senderName }));
       reasonRef.current?.focus();
       return;
     }
@@ -51,12 +54,11 @@ export function DeclineForm(props: {
       const apiError = err instanceof ApiError ? err : null;
       if (apiError?.code === 'not_your_turn') return onResult({ kind: 'not_your_turn' });
       if (apiError?.status === 410) return onResult({ kind: 'expired' });
-      const fieldMessage = apiError?.fieldErrors.find((e) => e.path.includes('reason'))?.message;
-      if (fieldMessage) {
-        setError(fieldMessage);
+      if (apiError?.fieldErrors.some((e) => e.path.includes('reason'))) {
+        setError(t.valueRejected);
         reasonRef.current?.focus();
       } else {
-        setFormError(failureMessage('Declining', apiError));
+        setFormError(problemText(t, apiError));
       }
     }
   };
@@ -64,7 +66,7 @@ export function DeclineForm(props: {
   if (!open) {
     return (
       <div className="decline">
-        <p className="decline-intro">Don’t want to sign?</p>
+        <p className="decline-intro">{t.dontWant}</p>
         <button
           ref={openButtonRef}
           type="button"
@@ -72,7 +74,7 @@ export function DeclineForm(props: {
           aria-expanded="false"
           onClick={() => setOpen(true)}
         >
-          Decline
+          {t.decline}
         </button>
       </div>
     );
@@ -82,10 +84,10 @@ export function DeclineForm(props: {
     <form id="decline-form" className="decline" onSubmit={(e) => void submit(e)} noValidate>
       <div className="field">
         <label className="field-label" htmlFor="decline-reason">
-          Reason
+          {t.reason}
         </label>
         <p className="field-hint" id="decline-reason-hint">
-          Declining ends this signing for everyone. {senderName} will see your reason.
+          {format(t.reasonHint, { sender: senderName })}
         </p>
         <textarea
           ref={reasonRef}
@@ -113,7 +115,7 @@ export function DeclineForm(props: {
       </div>
       <div className="button-row">
         <button type="submit" className="button danger" disabled={busy} aria-busy={busy}>
-          Confirm decline
+          {t.confirmDecline}
         </button>
         <button
           type="button"
@@ -125,7 +127,7 @@ export function DeclineForm(props: {
             setFormError(null);
           }}
         >
-          Cancel
+          {t.cancel}
         </button>
       </div>
       {formError && (

@@ -1,5 +1,6 @@
 import SignaturePad from 'signature_pad';
 import { useEffect, useRef } from 'react';
+import { useSpeech } from './i18n.js';
 
 /**
  * A signature_pad canvas with a Clear button. Reports the drawing as a PNG data URL after every
@@ -11,6 +12,7 @@ export function DrawnSignature(props: {
   disabled: boolean;
 }) {
   const { onChange, error, disabled } = props;
+  const { t } = useSpeech();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const padRef = useRef<SignaturePad | null>(null);
   const onChangeRef = useRef(onChange);
@@ -66,10 +68,10 @@ export function DrawnSignature(props: {
   return (
     <div className="field">
       <p className="field-label" id="drawn-signature-label">
-        Draw your signature
+        {t.drawLabel}
       </p>
       <p className="field-hint" id="drawn-signature-hint">
-        Use a mouse, finger or stylus. Cannot draw? Choose “Type” instead.
+        {t.drawHint}
       </p>
       <div className={`signature-pad${error ? ' invalid' : ''}`}>
         <canvas
@@ -89,7 +91,7 @@ export function DrawnSignature(props: {
           onClick={clear}
           disabled={disabled}
         >
-          Clear
+          {t.clear}
         </button>
       </div>
       {error && (

@@ -14,20 +14,12 @@ export type Mark = { type: 'typed'; text: string } | { type: 'drawn'; image: str
 // Types whose value the signee gives; signature and initials are applied, the rest the service fills.
 const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
 
-const TYPE_NAMES: Record<string, string> = {
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date',
-  name: 'Name',
-  email: 'E-mail',
-  text: 'Text',
-  checkbox: 'Checkbox',
-  dropdown: 'Dropdown',
-};
-
-/** A field's accessible name: its label, or its type. */
-export function fieldName(field: { label: string | null; type: string }): string {
-  return field.label ?? TYPE_NAMES[field.type] ?? field.type;
+/** A field's accessible name: its label, or its type in the page's language. */
+export function fieldName(
+  field: { label: string | null; type: string },
+  typeNames: Record<string, string>,
+): string {
+  return field.label ?? typeNames[field.type] ?? field.type;
 }
 
 export { initialsOf };

@@ -6,6 +6,7 @@ import {
   type Mark,
   type SigningField,
 } from './field-filling.js';
+import { format, useSpeech } from './i18n.js';
 
 type PageSize = { width: number; height: number };
 
@@ -41,15 +42,16 @@ const fontFor = (height: number, scale: number): CSSProperties => ({
   fontSize: `${Math.max(9, Math.min(height * 0.62, 16) * scale)}px`,
 });
 
-function MarkView({ mark, kind }: { mark: Mark | string; kind: string }) {
+function MarkView({ mark, alt }: { mark: Mark | string; alt: string }) {
   if (typeof mark === 'string') return <span className="field-mark-text">{mark}</span>;
   if (mark.type === 'typed') return <span className="field-mark-text">{mark.text}</span>;
-  return <img className="field-mark-image" src={mark.image} alt={`Your drawn ${kind}`} />;
+  return <img className="field-mark-image" src={mark.image} alt={alt} />;
 }
 
 /** The fields of one page, over the drawn page: the signee's own as controls, others' values as text. */
 export function FieldLayer(props: FieldLayerProps & { pageNumber: number; scale: number }) {
   const { filling, others, pages, signee, marks, pageNumber, scale, disabled } = props;
+  const { t } = useSpeech();
   const page = pages[pageNumber - 1];
   if (!page) return null;
   const own = filling.fields.filter((f) => f.page === pageNumber);
@@ -64,14 +66,14 @@ export function FieldLayer(props: FieldLayerProps & { pageNumber: number; scale:
           style={{ ...place(f, page), ...fontFor(f.height, scale) }}
         >
           <span className="visually-hidden">
-            {fieldName(f)}, filled by {f.signeeName}:{' '}
+            {format(t.filledBy, { field: fieldName(f, t.fieldTypes), name: f.signeeName })}{' '}
           </span>
           {f.type === 'checkbox'
             ? f.value
               ? '✓'
               : ''
             : f.value === 'drawn'
-              ? `Signed by ${f.signeeName}`
+              ? format(t.signedBy, { name: f.signeeName })
               : String(f.value)}
         </span>
       ))}
@@ -97,7 +99,8 @@ function OwnField(props: {
   disabled: boolean;
 }) {
   const { field: f, style, filling, signee, marks, disabled } = props;
-  const name = fieldName(f);
+  const { t, language } = useSpeech();
+  const name = fieldName(f, t.fieldTypes);
   const filled = filling.isFilled(f);
   const className = `field-box field-own field-${f.type}${filled ? ' filled' : ''}${f.required ? ' required' : ''}`;
   const common = { 'data-field-id': f.id, 'data-field-type': f.type };
@@ -124,9 +127,11 @@ function OwnField(props: {
           {...common}
         >
           {applied && mark ? (
-            <MarkView mark={mark} kind={f.type} />
+            <MarkView mark={mark} alt={name} />
           ) : (
-            <span className="field-prompt">{f.type === 'signature' ? 'Sign here' : 'Initial'}</span>
+            <span className="field-prompt">
+              {f.type === 'signature' ? t.signHere : t.initialHere}
+            </span>
           )}
         </button>
       );
@@ -136,13 +141,13 @@ function OwnField(props: {
     case 'email': {
       const value =
         f.type === 'date'
-          ? new Date().toLocaleDateString()
+          ? new Date().toLocaleDateString(language)
           : f.type === 'name'
             ? signee.name
             : signee.email;
       return (
         <span className={className} style={style} {...common}>
-          <span className="visually-hidden">{name}, filled in when you sign: </span>
+          <span className="visually-hidden">{format(t.filledWhenSigning, { field: name })} </span>
           {value}
         </span>
       );
@@ -172,7 +177,7 @@ function OwnField(props: {
           onChange={(e) => filling.setValue(f.id, e.target.value)}
           {...common}
         >
-          <option value="">{f.required ? 'Choose…' : '(none)'}</option>
+          <option value="">{f.required ? t.choose : t.none}</option>
           {(f.options ?? []).map((o) => (
             <option key={o} value={o}>
               {o}

@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
+import { useSpeech } from './i18n.js';
 
 /** Header, optional skip link and the main landmark around every state of the signing page. */
 export function PageShell(props: { children: ReactNode; skipToSigning?: boolean }) {
+  const { t } = useSpeech();
   return (
     <div className="app">
       {props.skipToSigning && (
         <a className="skip-link" href="#signing">
-          Skip to signing
+          {t.skipToSigning}
         </a>
       )}
       <header className="site-header">

@@ -5,6 +5,7 @@ import {
   type RenderTask,
 } from 'pdfjs-dist';
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { format, useSpeech } from './i18n.js';
 
 /** A page's size in PDF points at scale 1. */
 export type PageSize = { width: number; height: number };
@@ -28,6 +29,7 @@ export function PdfPage(props: {
   /** Drawn over the page (the signee's fields), whether or not the page itself is drawn yet. */
   overlay?: ReactNode;
 }) {
+  const { t } = useSpeech();
   const { pdf, pageNumber, pageCount, size, width, overlay } = props;
   const itemRef = useRef<HTMLLIElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -116,14 +118,14 @@ export function PdfPage(props: {
       data-rendered={rendered ? 'true' : 'false'}
     >
       <span className="visually-hidden">
-        Page {pageNumber} of {pageCount}
+        {format(t.pageOf, { page: pageNumber, count: pageCount })}
       </span>
       <canvas ref={canvasRef} className="pdf-canvas" aria-hidden="true" />
       <div ref={textRef} className="textLayer" />
       {overlay}
       {failed && (
         <p className="page-error" role="alert">
-          Page {pageNumber} could not be drawn. Use “Download PDF” to read it.
+          {format(t.pageNotDrawn, { page: pageNumber })}
         </p>
       )}
     </li>

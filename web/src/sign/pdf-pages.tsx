@@ -2,6 +2,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { loadPdf } from './pdf.js';
 import { PdfPage, type PageSize } from './pdf-page.js';
+import { format, useSpeech } from './i18n.js';
 
 type LoadState =
   | { kind: 'loading' }
@@ -47,6 +48,7 @@ export function PdfPages(props: {
   /** What to draw over a page (its fields), given the page's CSS pixels per PDF point. */
   overlay?: (pageNumber: number, scale: number) => ReactNode;
 }) {
+  const { t } = useSpeech();
   const { url, title, overlay } = props;
   const [state, setState] = useState<LoadState>({ kind: 'loading' });
   const [zoomIndex, setZoomIndex] = useState(0);
@@ -83,11 +85,11 @@ export function PdfPages(props: {
     <section className="document" aria-labelledby="document-heading">
       <div className="document-bar">
         <h2 id="document-heading" className="document-heading">
-          Document
+          {t.document}
           {pageCount > 0 && (
             <span className="page-count">
               {' '}
-              · {pageCount} {pageCount === 1 ? 'page' : 'pages'}
+              · {pageCount === 1 ? t.pageCountOne : format(t.pageCountMany, { n: pageCount })}
             </span>
           )}
         </h2>
@@ -97,7 +99,7 @@ export function PdfPages(props: {
               <button
                 type="button"
                 className="button secondary small"
-                aria-label="Zoom out"
+                aria-label={t.zoomOut}
                 disabled={zoomIndex === 0}
                 onClick={() => setZoomIndex((i) => Math.max(0, i - 1))}
               >
@@ -109,7 +111,7 @@ export function PdfPages(props: {
               <button
                 type="button"
                 className="button secondary small"
-                aria-label="Zoom in"
+                aria-label={t.zoomIn}
                 disabled={zoomIndex === ZOOM_LEVELS.length - 1}
                 onClick={() => setZoomIndex((i) => Math.min(ZOOM_LEVELS.length - 1, i + 1))}
               >
@@ -118,25 +120,24 @@ export function PdfPages(props: {
             </>
           )}
           <a className="button secondary small" href={url} download={`${title}.pdf`}>
-            Download PDF
+            {t.downloadPdf}
           </a>
         </div>
       </div>
       {state.kind === 'loading' && (
         <p className="document-status" role="status">
-          Loading the document…
+          {t.loadingDocument}
         </p>
       )}
       {state.kind === 'failed' && (
         <p className="document-status error-text" role="alert">
-          The document could not be shown here. Use “Download PDF” to open it in your own PDF
-          reader.
+          {t.documentNotShown}
         </p>
       )}
       <div className="pages-scroller" ref={scrollerRef}>
         <ol
           className="pages"
-          aria-label={`Pages of ${title}`}
+          aria-label={format(t.pagesOf, { title })}
           style={pageWidth > 0 ? { width: pageWidth } : undefined}
         >
           {state.kind === 'ready' &&

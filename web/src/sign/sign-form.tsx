@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, failureMessage } from '../shared/http.js';
+import { ApiError } from '../shared/http.js';
 import { DrawnSignature } from './drawn-signature.js';
 import type { FieldFilling, Mark } from './field-filling.js';
 import { signDocument, type SignatureInput, type SigningOutcome } from './signing-api.js';
 import { TypedSignature } from './typed-signature.js';
+import { format, useSpeech, type Words } from './i18n.js';
+import { problemText } from './problem-text.js';
 
 type Mode = 'typed' | 'drawn';
 type Errors = {
@@ -18,17 +20,20 @@ type Errors = {
 export type SignResult =
   { kind: 'signed'; outcome: SigningOutcome } | { kind: 'not_your_turn' } | { kind: 'expired' };
 
-// Server field paths look like `body.signature.text`; only the last segments matter here.
-function errorsFromServer(err: ApiError): Errors {
+// Server field paths look like `body.signature.text`; only the last segments matter here. The
+// service words its messages in English: the signee reads the page's own, in their language.
+function errorsFromServer(err: ApiError, t: Words): Errors {
   const errors: Errors = {};
-  for (const { path, message } of err.fieldErrors) {
-    if (path.includes('consent')) errors.consent = message;
-    else if (path.includes('initials')) errors.initials = message;
-    else if (path.includes('text')) errors.typed = message;
-    else if (path.includes('image')) errors.drawn = message;
-    else errors.form ??= message;
+  for (const { path } of err.fieldErrors) {
+    if (path.includes('consent')) errors.consent = t.consentRequired;
+    else if (path.includes('initials')) errors.initials = t.valueRejected;
+    else if (path.includes('text')) errors.typed = t.valueRejected;
+    else if (path.includes('image')) errors.drawn = t.valueRejected;
+    else errors.form ??= t.valueRejected;
   }
-  if (!errors.consent && !errors.typed && !errors.drawn && !errors.form) errors.form = err.message;
+  if (!errors.consent && !errors.typed && !errors.drawn && !errors.form) {
+    errors.form = problemText(t, err);
+  }
   return errors;
 }
 
@@ -54,6 +59,7 @@ export function SignForm(props: {
   fields?: FormFields;
 }) {
   const { token, onResult, onMarkChange, fields } = props;
+  const { t } = useSpeech();
   const [mode, setMode] = useState<Mode>('typed');
   const [typed, setTyped] = useState('');
   const [drawn, setDrawn] = useState<string | null>(null);
@@ -92,11 +98,10 @@ export function SignForm(props: {
     event.preventDefault();
     if (busy) return;
     const found: Errors = {};
-    if (mode === 'typed' && !typed.trim()) found.typed = 'Type your full name to sign.';
-    if (mode === 'drawn' && !drawn)
-      found.drawn = 'Draw your signature in the box, or choose “Type”.';
-    if (hasInitials && !fields!.initials.trim()) found.initials = 'Type your initials.';
-    if (!consent) found.consent = 'Tick this box to agree to sign electronically.';
+    if (mode === 'typed' && !typed.trim()) found.typed = t.typeRequired;
+    if (mode === 'drawn' && !drawn) found.drawn = t.drawRequired;
+    if (hasInitials && !fields!.initials.trim()) found.initials = t.initialsRequired;
+    if (!consent) found.consent = t.consentRequired;
     setErrors(found);
     if (Object.keys(found).length > 0) {
       // Wait for the messages to render so focus lands on a field that already describes them.
@@ -124,8 +129,8 @@ export function SignForm(props: {
       if (apiError?.status === 410) return onResult({ kind: 'expired' });
       const serverErrors: Errors =
         apiError?.status === 422
-          ? errorsFromServer(apiError)
-          : { form: failureMessage('Signing', apiError) };
+          ? errorsFromServer(apiError, t)
+          : { form: problemText(t, apiError) };
       setErrors(serverErrors);
       requestAnimationFrame(() => focusFirstError(serverErrors));
     }
@@ -134,7 +139,7 @@ export function SignForm(props: {
   return (
     <form className="sign-form" onSubmit={(e) => void submit(e)} noValidate>
       <fieldset className="choice" disabled={busy}>
-        <legend className="field-label">How do you want to sign?</legend>
+        <legend className="field-label">{t.howToSign}</legend>
         <div className="segmented">
           <label className="segment">
             <input
@@ -144,7 +149,7 @@ export function SignForm(props: {
               checked={mode === 'typed'}
               onChange={() => setMode('typed')}
             />
-            <span>Type</span>
+            <span>{t.type}</span>
           </label>
           <label className="segment">
             <input
@@ -155,7 +160,7 @@ export function SignForm(props: {
               checked={mode === 'drawn'}
               onChange={() => setMode('drawn')}
             />
-            <span>Draw</span>
+            <span>{t.draw}</span>
           </label>
         </div>
       </fieldset>
@@ -187,7 +192,7 @@ export function SignForm(props: {
       {hasInitials && fields && (
         <div className="field">
           <label className="field-label" htmlFor="initials">
-            Your initials
+            {t.yourInitials}
           </label>
           <input
             id="initials"
@@ -226,10 +231,7 @@ export function SignForm(props: {
             if (e.target.checked && errors.consent) setErrors({ ...errors, consent: undefined });
           }}
         />
-        <label htmlFor="consent">
-          I agree to sign electronically, and that my electronic signature is as binding as a
-          handwritten one.
-        </label>
+        <label htmlFor="consent">{t.consent}</label>
       </div>
       {errors.consent && (
         <p className="field-error" id="consent-error">
@@ -241,8 +243,10 @@ export function SignForm(props: {
         <div className={`fields-left${left.length === 0 ? ' done' : ''}`}>
           <p role="status" id="fields-left">
             {left.length === 0
-              ? 'Every required field is filled.'
-              : `${left.length} required ${left.length === 1 ? 'field' : 'fields'} left to fill on the document.`}
+              ? t.allFilled
+              : left.length === 1
+                ? t.fieldsLeftOne
+                : format(t.fieldsLeftMany, { n: left.length })}
           </p>
           {left.length > 0 && (
             <button
@@ -250,7 +254,7 @@ export function SignForm(props: {
               className="button secondary small"
               onClick={() => fields.focusField(left[0].id)}
             >
-              Go to the next field
+              {t.nextField}
             </button>
           )}
         </div>
@@ -263,7 +267,7 @@ export function SignForm(props: {
         aria-busy={busy}
         aria-describedby={fields && fields.filling.fields.length > 0 ? 'fields-left' : undefined}
       >
-        {busy ? 'Signing…' : 'Sign document'}
+        {busy ? t.signing : t.signDocument}
       </button>
       {errors.form && (
         <p className="form-error" role="alert" tabIndex={-1} ref={formErrorRef}>

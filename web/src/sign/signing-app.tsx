@@ -1,5 +1,15 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { ApiError, failureMessage } from '../shared/http.js';
+import { ApiError } from '../shared/http.js';
+import {
+  asLanguage,
+  browserLanguage,
+  format,
+  formatRich,
+  SpeechProvider,
+  useSpeech,
+  type Language,
+} from './i18n.js';
+import { problemText } from './problem-text.js';
 import { DeclineForm, type DeclineResult } from './decline-form.js';
 import { initialsOf, useFieldFilling, type Mark } from './field-filling.js';
 import { FieldLayer } from './field-layer.js';
@@ -21,7 +31,7 @@ type View =
   | { kind: 'loading' }
   | { kind: 'invalid' }
   | { kind: 'expired' }
-  | { kind: 'failed'; message: string }
+  | { kind: 'failed'; error: ApiError | null }
   | { kind: 'ready'; session: SigningSession; finished: Finished | null };
 
 /** The whole signing page: loads the link's session and shows the document and the panel. */
@@ -29,52 +39,84 @@ export function SigningApp() {
   const [token] = useState(() => tokenFromPath(window.location.pathname));
   const [view, setView] = useState<View>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
   const [attempt, setAttempt] = useState(0);
+  // The browser's language until the document's is known; kept after (an expired link).
+  const [language, setLanguage] = useState<Language>(browserLanguage);
 
   useEffect(() => {
     if (!token) return;
     const controller = new AbortController();
     setView({ kind: 'loading' });
     fetchSigningSession(token, controller.signal)
-      .then((session) => setView({ kind: 'ready', session, finished: null }))
+      .then((session) => {
+        setLanguage(asLanguage(session.document.language));
+        setView({ kind: 'ready', session, finished: null });
+      })
       .catch((err: unknown) => {
         if (controller.signal.aborted) return;
         const apiError = err instanceof ApiError ? err : null;
         if (apiError?.status === 404) setView({ kind: 'invalid' });
-        else if (apiError?.status === 410) setView({ kind: 'expired' });
-        else setView({ kind: 'failed', message: failureMessage('Loading the document', apiError) });
+        else if (apiError?.status === 410) {
+          if (apiError.language) setLanguage(asLanguage(apiError.language));
+          setView({ kind: 'expired' });
+        } else setView({ kind: 'failed', error: apiError });
       });
     return () => controller.abort();
   }, [token, attempt]);
 
+  return (
+    <SpeechProvider language={language}>
+      <SigningView
+        token={token}
+        view={view}
+        setView={setView}
+        retry={() => setAttempt((n) => n + 1)}
+      />
+    </SpeechProvider>
+  );
+}
+
+function SigningView(props: {
+  token: string | null;
+  view: View;
+  setView: (update: (current: View) => View) => void;
+  retry: () => void;
+}) {
+  const { token, view, setView } = props;
+  const { t } = useSpeech();
   const documentName = view.kind === 'ready' ? view.session.document.name : null;
   useEffect(() => {
-    document.title = documentName ? `Sign “${documentName}” · Signet` : 'Sign a document · Signet';
-  }, [documentName]);
+    document.title = documentName
+      ? format(t.pageTitle, { document: documentName })
+      : t.pageTitleDefault;
+  }, [documentName, t]);
 
-  const settle = useCallback((result: SignResult | DeclineResult) => {
-    setView((current) => {
-      if (result.kind === 'expired') return { kind: 'expired' };
-      if (current.kind !== 'ready') return current;
-      if (result.kind === 'not_your_turn') {
-        const session = { ...current.session, canSign: false, reason: 'not_your_turn' as const };
-        return { kind: 'ready', session, finished: null };
-      }
-      const reason: CannotSignReason = result.kind === 'signed' ? 'signed' : 'declined';
-      const session = {
-        ...current.session,
-        signee: result.outcome.signee,
-        canSign: false,
-        reason,
-      };
-      return { kind: 'ready', session, finished: result.kind };
-    });
-  }, []);
+  const settle = useCallback(
+    (result: SignResult | DeclineResult) => {
+      setView((current) => {
+        if (result.kind === 'expired') return { kind: 'expired' };
+        if (current.kind !== 'ready') return current;
+        if (result.kind === 'not_your_turn') {
+          const session = { ...current.session, canSign: false, reason: 'not_your_turn' as const };
+          return { kind: 'ready', session, finished: null };
+        }
+        const reason: CannotSignReason = result.kind === 'signed' ? 'signed' : 'declined';
+        const session = {
+          ...current.session,
+          signee: result.outcome.signee,
+          canSign: false,
+          reason,
+        };
+        return { kind: 'ready', session, finished: result.kind };
+      });
+    },
+    [setView],
+  );
 
   if (view.kind === 'loading') {
     return (
       <PageShell>
         <p className="page-loading" role="status">
-          Loading your document…
+          {t.loading}
         </p>
       </PageShell>
     );
@@ -82,31 +124,25 @@ export function SigningApp() {
   if (view.kind === 'invalid') {
     return (
       <PageShell>
-        <Notice title="This signing link is not valid">
-          Check that you opened the complete link from your invitation e-mail. If it still does not
-          work, ask the sender for a new invitation.
-        </Notice>
+        <Notice title={t.invalidTitle}>{t.invalidBody}</Notice>
       </PageShell>
     );
   }
   if (view.kind === 'expired') {
     return (
       <PageShell>
-        <Notice title="This signing link is no longer valid">
-          The document has been completed, cancelled or declined, so it can no longer be signed
-          here. Contact the sender if you need a copy.
-        </Notice>
+        <Notice title={t.expiredTitle}>{t.expiredBody}</Notice>
       </PageShell>
     );
   }
   if (view.kind === 'failed') {
     return (
       <PageShell>
-        <Notice title="The document could not be loaded" alert>
-          {view.message}
+        <Notice title={t.loadFailedTitle} alert>
+          {problemText(t, view.error)}
         </Notice>
-        <button type="button" className="button primary" onClick={() => setAttempt((n) => n + 1)}>
-          Try again
+        <button type="button" className="button primary" onClick={props.retry}>
+          {t.tryAgain}
         </button>
       </PageShell>
     );
@@ -146,6 +182,7 @@ function ReadyView(props: {
   settle: (result: SignResult | DeclineResult) => void;
 }) {
   const { token, session, finished, settle } = props;
+  const { t } = useSpeech();
   const { document: doc, signee } = session;
   const [signature, setSignature] = useState<Mark | null>(null);
   const [initials, setInitials] = useState(() => initialsOf(signee.name));
@@ -172,30 +209,33 @@ function ReadyView(props: {
   return (
     <PageShell skipToSigning>
       <div className="intro">
-        <p className="eyebrow">Signature requested</p>
+        <p className="eyebrow">{t.eyebrow}</p>
         <h1 className="document-title">{doc.name}</h1>
         <p className="lede">
-          <strong>{doc.senderName}</strong> asks <strong>{signee.name}</strong>{' '}
-          <span className="muted">({signee.email})</span> to sign this document.
+          {formatRich(t.lede, {
+            sender: <strong>{doc.senderName}</strong>,
+            signee: <strong>{signee.name}</strong>,
+            email: <span className="muted">{signee.email}</span>,
+          })}
         </p>
         {doc.signingMessage && (
           <figure className="message">
             <blockquote>
               <p>{doc.signingMessage}</p>
             </blockquote>
-            <figcaption>Message from {doc.senderName}</figcaption>
+            <figcaption>{format(t.messageFrom, { sender: doc.senderName })}</figcaption>
           </figure>
         )}
         {/* On a phone the panel comes after every page; this is the short way there. */}
         <a className="jump-link" href="#signing">
-          {signing ? 'Go to signing ↓' : 'Go to your signing status ↓'}
+          {signing ? t.goToSigning : t.goToStatus}
         </a>
       </div>
       <div className="layout">
         <Suspense
           fallback={
             <p className="document-status" role="status">
-              Loading the document…
+              {t.loadingDocument}
             </p>
           }
         >
@@ -205,7 +245,7 @@ function ReadyView(props: {
           {signing ? (
             <>
               <h2 id="signing-heading" className="panel-heading">
-                Sign as {signee.name}
+                {format(t.signAs, { name: signee.name })}
               </h2>
               <SignForm
                 token={token}

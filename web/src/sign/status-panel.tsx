@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { CannotSignReason } from './signing-api.js';
+import { format, useSpeech, type Words } from './i18n.js';
 
 /** What the signee just did on this page, if anything. */
 export type Finished = 'signed' | 'declined';
@@ -7,53 +8,35 @@ export type Finished = 'signed' | 'declined';
 type Copy = { title: string; body: string; tone: 'success' | 'info' | 'warning' };
 
 function copyFor(
+  t: Words,
   reason: CannotSignReason | null,
   finished: Finished | null,
   documentName: string,
   senderName: string,
 ): Copy {
+  const values = { document: documentName, sender: senderName };
   if (finished === 'signed')
-    return {
-      tone: 'success',
-      title: `You have signed “${documentName}”`,
-      body: 'Thank you. There is nothing else you need to do, and you can close this page.',
-    };
+    return { tone: 'success', title: format(t.signedTitle, values), body: t.signedBody };
   if (finished === 'declined')
     return {
       tone: 'warning',
-      title: `You declined to sign “${documentName}”`,
-      body: `Your reason has been recorded for ${senderName}. You can close this page.`,
+      title: format(t.declinedTitle, values),
+      body: format(t.declinedBody, values),
     };
   switch (reason) {
     case 'not_your_turn':
-      return {
-        tone: 'info',
-        title: 'It is not your turn to sign yet',
-        body: 'Someone else needs to sign before you. You will get an e-mail when it is your turn; you can read the document in the meantime.',
-      };
+      return { tone: 'info', title: t.notYourTurnTitle, body: t.notYourTurnBody };
     case 'signed':
-      return {
-        tone: 'success',
-        title: 'You have signed this document',
-        body: 'There is nothing else you need to do.',
-      };
+      return { tone: 'success', title: t.alreadySignedTitle, body: t.alreadySignedBody };
     case 'group_signed':
-      return {
-        tone: 'success',
-        title: 'Your signing group has already signed',
-        body: 'Someone else in your group signed this document, so nothing more is needed from you.',
-      };
+      return { tone: 'success', title: t.groupSignedTitle, body: t.groupSignedBody };
     case 'declined':
-      return {
-        tone: 'warning',
-        title: 'You declined to sign this document',
-        body: 'There is nothing else you need to do.',
-      };
+      return { tone: 'warning', title: t.alreadyDeclinedTitle, body: t.alreadyDeclinedBody };
     default:
       return {
         tone: 'info',
-        title: 'This document cannot be signed right now',
-        body: `Contact ${senderName} if you think this is a mistake.`,
+        title: t.cannotSignTitle,
+        body: format(t.cannotSignBody, values),
       };
   }
 }
@@ -68,7 +51,8 @@ export function StatusPanel(props: {
 }) {
   const { headingId, documentName, senderName, reason, finished } = props;
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const copy = copyFor(reason, finished, documentName, senderName);
+  const { t } = useSpeech();
+  const copy = copyFor(t, reason, finished, documentName, senderName);
 
   useEffect(() => {
     // After signing or declining, the controls the focus was on are gone: say what happened.

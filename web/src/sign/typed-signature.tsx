@@ -1,5 +1,6 @@
 import caveatUrl from '@expo-google-fonts/caveat/400Regular/Caveat_400Regular.ttf?url';
 import { useEffect, type Ref } from 'react';
+import { useSpeech } from './i18n.js';
 
 /** Longest typed signature the API accepts. */
 export const MAX_TYPED_LENGTH = 200;
@@ -27,11 +28,12 @@ export function TypedSignature(props: {
   inputRef: Ref<HTMLInputElement>;
 }) {
   const { value, onChange, error, disabled, inputRef } = props;
+  const { t } = useSpeech();
   useEffect(loadScriptFont, []);
   return (
     <div className="field">
       <label className="field-label" htmlFor="typed-signature">
-        Type your full name
+        {t.typeFullName}
       </label>
       <input
         ref={inputRef}
@@ -54,7 +56,7 @@ export function TypedSignature(props: {
       )}
       <div className="typed-preview" aria-hidden="true">
         <span className={value.trim() ? 'typed-preview-text' : 'typed-preview-placeholder'}>
-          {value.trim() || 'Your signature'}
+          {value.trim() || t.yourSignature}
         </span>
         <span className="signature-line" />
       </div>

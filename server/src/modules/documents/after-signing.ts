@@ -12,8 +12,6 @@ import {
 import { recordAudit, type RequestOrigin } from './audit.repo.js';
 import type { DocumentRow, SigneeRow } from './documents.repo.js';
 
-/** Signed copies above this size go as a link, not attached (decisions §10). */
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 /** How long a link to a signed copy works. */
 export const COPY_LINK_DAYS = 30;
 
@@ -38,7 +36,8 @@ export function signedFilename(document: Pick<DocumentRow, 'original_file'>) {
 
 /**
  * Queues the signed copy for every signee and the sender, in the transaction that makes the
- * document `signed`: attached, or above MAX_ATTACHMENT_BYTES a personal link valid for
+ * document `signed`: attached, or above `attachmentLimit` (MAIL_ATTACHMENT_LIMIT_BYTES, 10 MiB
+ * by default: decisions §10) a personal link valid for
  * COPY_LINK_DAYS. Durable outbox e-mails, retried like invitations; queued once, since only
  * the transaction that moved the document calls this.
  */
@@ -49,11 +48,12 @@ export async function queueSignedCopies(
     signees: SigneeRow[];
     sealed: SealedCopy;
     publicUrl: string;
+    attachmentLimit: number;
     at: string;
   },
 ) {
   const { document, sealed } = input;
-  const attach = sealed.size <= MAX_ATTACHMENT_BYTES;
+  const attach = sealed.size <= input.attachmentLimit;
   for (const person of await recipients(trx, document, input.signees)) {
     const common = {
       language: document.email_language,
@@ -165,7 +165,7 @@ async function createCopyLink(
   trx: DbOrTrx,
   input: { document: DocumentRow; recipient: string; publicUrl: string; at: string },
 ) {
-  const token = newSecret('sc');
+  const token = newSecret('sc_');
   const expiresAt = new Date(Date.parse(input.at) + COPY_LINK_DAYS * 86_400_000).toISOString();
   await trx
     .insertInto('copy_links')

@@ -4,6 +4,9 @@ import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './s
 import { describeActiveContent, type ActiveContentKind } from './active-content.js';
 import type { SealAuditEntry, SealField, SealSignature } from './seal-types.js';
 import { wrap } from './seal-fields.js';
+import { format, formatTime, messages, type Catalogue } from '../../i18n/index.js';
+
+type SealMessages = Catalogue['seal'];
 
 export type PageSize = { width: number; height: number };
 
@@ -13,6 +16,8 @@ export type PagesContext = {
   size: PageSize;
   documentName: string;
   documentId: string;
+  /** The document's language: headings, labels and times on these pages. */
+  language: string;
   /** Called on every page this module adds, e.g. to draw the sandbox mark. */
   decorate: (page: PDFPage) => void;
 };
@@ -31,16 +36,17 @@ const FIELD_ROW = 14;
 /** Appends the signature page(s): each signature's image or typed name, name, e-mail and time. */
 export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]): void {
   const { fonts, size } = ctx;
+  const m = messages(ctx.language).seal;
   const contentWidth = size.width - 2 * MARGIN;
-  let page = startPage(ctx, 'Signatures');
+  let page = startPage(ctx, m.signatures);
   let y = page.y;
   if (signatures.length === 0) {
-    write(page.canvas, fonts.regular, 'No signatures were recorded.', MARGIN, y - 14, 10, MUTED);
+    write(page.canvas, fonts.regular, m.noSignatures, MARGIN, y - 14, 10, MUTED);
   }
   for (const [index, signature] of signatures.entries()) {
     if (y - SIGNATURE_BLOCK < FOOTER_Y + 20) {
       page.canvas.flush();
-      page = startPage(ctx, 'Signatures (continued)');
+      page = startPage(ctx, m.signatures, true);
       y = page.y;
     }
     const { canvas } = page;
@@ -58,13 +64,13 @@ export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]
     canvas.line(area.x, area.y - 4, area.x + area.width, area.y - 4, RULE, 0.75);
     const textX = MARGIN + contentWidth * 0.56;
     const width = MARGIN + contentWidth - textX - 10;
-    write(canvas, fonts.bold, `Signer ${index + 1}`, textX, top - 24, 8, MUTED, width);
+    write(canvas, fonts.bold, format(m.signer, { n: index + 1 }), textX, top - 24, 8, MUTED, width);
     write(canvas, fonts.regular, signature.name, textX, top - 40, 12, TEXT, width);
     write(canvas, fonts.regular, signature.email, textX, top - 56, 10, TEXT, width);
     write(
       canvas,
       fonts.regular,
-      `Signed ${formatUtc(signature.signedAt)}`,
+      format(m.signedAt, { time: formatTime(signature.signedAt, ctx.language) }),
       textX,
       top - 72,
       9,
@@ -93,21 +99,22 @@ export function addAuditPages(
   fields: SealField[] = [],
 ): void {
   const { fonts, size } = ctx;
+  const m = messages(ctx.language).seal;
+  const time = (iso: string) => formatTime(iso, ctx.language);
   const contentWidth = size.width - 2 * MARGIN;
-  const columns = auditColumns(contentWidth);
-  let page = startPage(ctx, 'Audit certificate');
+  const columns = auditColumns(contentWidth, m);
+  let page = startPage(ctx, m.auditCertificate);
   let y = page.y;
   const facts: Array<[string, string, SealFont]> = [
-    ['Original SHA-256', details.originalSha256, fonts.mono],
-    ['Sealed', formatUtc(details.sealedAt.toISOString()), fonts.regular],
-    ['Sealed by', details.sealSubject, fonts.regular],
-    ['Seal certificate SHA-256', details.sealFingerprint, fonts.mono],
-    ['Sealed as', details.sealMode, fonts.regular],
+    [m.originalSha256, details.originalSha256, fonts.mono],
+    [m.sealed, time(details.sealedAt.toISOString()), fonts.regular],
+    [m.sealedBy, details.sealSubject, fonts.regular],
+    [m.sealFingerprint, details.sealFingerprint, fonts.mono],
+    [m.sealedAs, details.sealMode, fonts.regular],
   ];
   if (details.removedActiveContent.length > 0) {
     const removed = describeActiveContent(details.removedActiveContent);
-    const note = `${removed} (a viewer would run or open them; not shown for signing)`;
-    facts.push(['Removed before sealing', note, fonts.regular]);
+    facts.push([m.removedBeforeSealing, format(m.removedNote, { removed }), fonts.regular]);
   }
   for (const [label, value, font] of facts) {
     write(page.canvas, fonts.bold, label, MARGIN, y - 12, 8, MUTED);
@@ -125,35 +132,36 @@ export function addAuditPages(
     return top - 18;
   };
   y = tableHeader(page.canvas, y - 12);
-  if (entries.length === 0)
-    write(page.canvas, fonts.regular, 'No events recorded.', MARGIN, y - 12, 9, MUTED);
+  if (entries.length === 0) write(page.canvas, fonts.regular, m.noEvents, MARGIN, y - 12, 9, MUTED);
   for (const entry of entries) {
     if (y - AUDIT_ROW < FOOTER_Y + 16) {
       page.canvas.flush();
-      page = startPage(ctx, 'Audit certificate (continued)');
+      page = startPage(ctx, m.auditCertificate, true);
       // Every audit page names the original's hash, so any single page identifies it.
-      write(page.canvas, fonts.bold, 'Original SHA-256', MARGIN, page.y - 12, 8, MUTED);
+      write(page.canvas, fonts.bold, m.originalSha256, MARGIN, page.y - 12, 8, MUTED);
       write(page.canvas, fonts.mono, details.originalSha256, MARGIN + 120, page.y - 12, 8, TEXT);
       y = tableHeader(page.canvas, page.y - 26);
     }
-    const values = [formatUtc(entry.at), entry.action, entry.actor, entry.ip ?? '-'];
+    const action = (m.actions as Record<string, string>)[entry.action] ?? entry.action;
+    const actor = entry.actor === 'sender' ? m.sender : entry.actor;
+    const values = [time(entry.at), action, actor, entry.ip ?? '-'];
     columns.forEach((column, i) => {
       write(page.canvas, fonts.regular, values[i], column.x, y - 10, 8, TEXT, column.width - 6);
     });
-    const agent = `User agent: ${entry.userAgent ?? '-'}`;
+    const agent = format(m.userAgent, { agent: entry.userAgent ?? '-' });
     write(page.canvas, fonts.regular, agent, MARGIN, y - 20, 6.5, MUTED, contentWidth);
     y -= AUDIT_ROW;
   }
   if (fields.length > 0) {
     // Every field, who filled it and when: the values drawn on the pages, in writing.
     const fieldColumns = tableColumns(contentWidth, [
-      ['Field', 0.24],
-      ['Value', 0.3],
-      ['Filled by', 0.3],
-      ['Time (UTC)', 0.16],
+      [m.field, 0.24],
+      [m.value, 0.3],
+      [m.filledBy, 0.3],
+      [m.time, 0.16],
     ]);
     const fieldHeader = (canvas: PageCanvas, top: number): number => {
-      write(canvas, fonts.bold, 'Fields', MARGIN, top - 12, 10, TEXT);
+      write(canvas, fonts.bold, m.fields, MARGIN, top - 12, 10, TEXT);
       for (const column of fieldColumns) {
         write(canvas, fonts.bold, column.title, column.x, top - 26, 8, MUTED, column.width);
       }
@@ -162,22 +170,23 @@ export function addAuditPages(
     };
     if (y - 34 - FIELD_ROW < FOOTER_Y + 16) {
       page.canvas.flush();
-      page = startPage(ctx, 'Audit certificate (continued)');
+      page = startPage(ctx, m.auditCertificate, true);
       y = page.y;
     }
     y = fieldHeader(page.canvas, y - 8);
     for (const field of fields) {
       if (y - FIELD_ROW < FOOTER_Y + 16) {
         page.canvas.flush();
-        page = startPage(ctx, 'Audit certificate (continued)');
+        page = startPage(ctx, m.auditCertificate, true);
         y = fieldHeader(page.canvas, page.y);
       }
-      const name = `${field.label ?? field.type[0].toUpperCase() + field.type.slice(1)}, p. ${field.page}`;
+      const typeName = (m.fieldTypes as Record<string, string>)[field.type] ?? field.type;
+      const name = format(m.fieldOnPage, { name: field.label ?? typeName, page: field.page });
       const values = [
         name,
-        describeValue(field),
+        describeValue(field, m),
         `${field.signeeName} <${field.signeeEmail}>`,
-        field.filledAt ? formatUtc(field.filledAt).replace(' UTC', '') : '-',
+        field.filledAt ? time(field.filledAt).replace(' UTC', '') : '-',
       ];
       fieldColumns.forEach((column, i) => {
         write(page.canvas, fonts.regular, values[i], column.x, y - 10, 7.5, TEXT, column.width - 6);
@@ -189,21 +198,26 @@ export function addAuditPages(
 }
 
 // How a field's value reads on the certificate.
-function describeValue(field: SealField): string {
-  if (field.value === null) return '(empty)';
-  if (field.type === 'checkbox') return field.value ? 'Ticked' : 'Not ticked';
+function describeValue(field: SealField, m: SealMessages): string {
+  if (field.value === null) return m.empty;
+  if (field.type === 'checkbox') return field.value ? m.ticked : m.notTicked;
   if (field.type === 'signature' || field.type === 'initials') {
-    return field.mark?.image ? `Drawn ${field.type}` : `Typed: ${String(field.value)}`;
+    return field.mark?.image
+      ? m.drawnMark[field.type]
+      : format(m.typedMark, { text: String(field.value) });
   }
   return String(field.value);
 }
 
-function auditColumns(width: number): Array<{ title: string; x: number; width: number }> {
+function auditColumns(
+  width: number,
+  m: SealMessages,
+): Array<{ title: string; x: number; width: number }> {
   return tableColumns(width, [
-    ['Time (UTC)', 0.24],
-    ['Action', 0.16],
-    ['Actor', 0.4],
-    ['IP address', 0.2],
+    [m.time, 0.24],
+    [m.action, 0.16],
+    [m.actor, 0.4],
+    [m.ip, 0.2],
   ]);
 }
 
@@ -219,7 +233,13 @@ function tableColumns(
   });
 }
 
-function startPage(ctx: PagesContext, title: string): { canvas: PageCanvas; y: number } {
+function startPage(
+  ctx: PagesContext,
+  heading: string,
+  continued = false,
+): { canvas: PageCanvas; y: number } {
+  const m = messages(ctx.language).seal;
+  const title = continued ? format(m.continued, { title: heading }) : heading;
   const page = ctx.pdf.addPage({ width: ctx.size.width, height: ctx.size.height });
   ctx.decorate(page);
   const canvas = createPageCanvas(ctx.pdf, page);
@@ -228,12 +248,14 @@ function startPage(ctx: PagesContext, title: string): { canvas: PageCanvas; y: n
   let y = size.height - MARGIN - TOP_GAP;
   write(canvas, fonts.bold, title, MARGIN, y, 18, TEXT, contentWidth);
   y -= 20;
-  write(canvas, fonts.regular, `Document: ${ctx.documentName}`, MARGIN, y, 10, TEXT, contentWidth);
+  const documentLine = format(m.document, { name: ctx.documentName });
+  write(canvas, fonts.regular, documentLine, MARGIN, y, 10, TEXT, contentWidth);
   y -= 14;
-  write(canvas, fonts.regular, `Document ID: ${ctx.documentId}`, MARGIN, y, 9, MUTED, contentWidth);
+  const idLine = format(m.documentId, { id: ctx.documentId });
+  write(canvas, fonts.regular, idLine, MARGIN, y, 9, MUTED, contentWidth);
   y -= 10;
   canvas.line(MARGIN, y, size.width - MARGIN, y, RULE, 0.75);
-  const footer = `Signet - ${title.replace(/ \(continued\)$/, '')} - document ${ctx.documentId}`;
+  const footer = format(m.footer, { title: heading, id: ctx.documentId });
   write(canvas, fonts.regular, footer, MARGIN, FOOTER_Y, 7, MUTED, contentWidth);
   return { canvas, y: y - 6 };
 }
@@ -254,16 +276,16 @@ function drawSignatureMark(
       const width = image.width * scale;
       const height = image.height * scale;
       canvas.image(image, area.x, area.y + (area.height - height) / 2, width, height);
-      return 'Drawn signature';
+      return messages(ctx.language).seal.drawnSignature;
     } catch {
       // An unreadable image must not block sealing forever: fall back to the typed form,
       // and say so on the page.
       drawTyped(ctx, canvas, signature, area);
-      return 'Drawn signature image unreadable; name shown';
+      return messages(ctx.language).seal.drawnUnreadable;
     }
   }
   drawTyped(ctx, canvas, signature, area);
-  return 'Typed signature';
+  return messages(ctx.language).seal.typedSignature;
 }
 
 function drawTyped(
@@ -292,11 +314,4 @@ function write(
 ): void {
   const line = maxWidth === undefined ? font.clean(text) : fitText(font, text, size, maxWidth);
   canvas.text(font, line, x, y, size, color);
-}
-
-/** Formats an ISO time as `YYYY-MM-DD HH:MM:SS UTC`; anything unparsable is shown as given. */
-export function formatUtc(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

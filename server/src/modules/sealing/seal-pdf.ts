@@ -216,6 +216,7 @@ async function appendAndSign(
     size,
     documentName: input.documentName,
     documentId: input.documentId,
+    language: input.language ?? 'en',
     decorate: (page: PDFPage) => {
       if (input.sandbox) drawSandboxMark(pdf, page);
     },

@@ -56,6 +56,8 @@ export type SealPdfInput = {
   auditEntries: SealAuditEntry[];
   documentName: string;
   documentId: string;
+  /** The document's language (`emailLanguage`): the appended pages speak it. English if absent. */
+  language?: string;
   /** Lowercase hex SHA-256 of `original`, printed on the audit certificate. */
   originalSha256: string;
   /** Marks every page `SANDBOX - NOT LEGALLY BINDING`. */

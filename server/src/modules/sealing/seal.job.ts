@@ -25,6 +25,8 @@ export type SealDeps = {
   logger: FastifyBaseLogger;
   /** {base_url}: links in the completion e-mails. */
   publicUrl: string;
+  /** MAIL_ATTACHMENT_LIMIT_BYTES: larger signed copies are linked, not attached. */
+  attachmentLimit: number;
   /** Wakes the job runner for the completion e-mails queued with the seal. */
   wakeJobs: () => void;
 };
@@ -63,6 +65,7 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     })),
     documentName: document.name,
     documentId: document.id,
+    language: document.email_language,
     originalSha256: document.original_sha256,
     sandbox: deps.sandbox,
     certificate: await deps.certificate(),
@@ -107,6 +110,7 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
         signees,
         sealed: { key, size, filename: signedFilename(document) },
         publicUrl: deps.publicUrl,
+        attachmentLimit: deps.attachmentLimit,
         at: now,
       });
     }

@@ -19,7 +19,13 @@ import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
   signee: { id: string; name: string; email: string; status: 'pending' | 'signed' | 'declined' };
-  document: { id: string; name: string; status: string; signing_message: string | null };
+  document: {
+    id: string;
+    name: string;
+    status: string;
+    signing_message: string | null;
+    email_language: string;
+  };
 }) {
   return {
     signee: {
@@ -33,6 +39,7 @@ function present(r: {
       name: r.document.name,
       status: r.document.status,
       signingMessage: r.document.signing_message,
+      language: r.document.email_language,
     },
   };
 }

@@ -18,6 +18,8 @@ export const documentView = z.object({
   name: z.string(),
   status: z.string(),
   signingMessage: z.string().nullable(),
+  /** The document's language (its `emailLanguage`): the page speaks it. */
+  language: z.string(),
 });
 
 const adoptedMark = z.discriminatedUnion('type', [

@@ -61,6 +61,7 @@ async function resolveLink(db: DbOrTrx, token: string) {
     throw new AppError(
       'link_expired',
       `This signing link is no longer valid: the document is ${document.status.replace('_', ' ')}.`,
+      { extensions: { language: document.email_language } },
     );
   }
   return { signee, document };

@@ -1,0 +1,64 @@
+import { createContext, Fragment, useContext, type ReactNode } from 'react';
+import {
+  catalogues,
+  format,
+  LANGUAGES,
+  type Catalogue,
+  type Language,
+} from '../../../server/src/i18n/index.js';
+
+/** What the signing page says, in one language. */
+export type Words = Catalogue['signing'] & { fieldTypes: Catalogue['seal']['fieldTypes'] };
+
+/** The page's language and its words. */
+export type Speech = { language: Language; t: Words };
+
+function speechFor(language: Language): Speech {
+  const c = catalogues[language];
+  return { language, t: { ...c.signing, fieldTypes: c.seal.fieldTypes } };
+}
+
+/**
+ * The browser's preferred language among Signet's, for what is shown before the document (and
+ * with it its language) is known: an invalid link, a failed load.
+ */
+export function browserLanguage(): Language {
+  for (const tag of navigator.languages ?? [navigator.language]) {
+    const base = tag.toLowerCase().split('-')[0];
+    if ((LANGUAGES as readonly string[]).includes(base)) return base as Language;
+  }
+  return 'en';
+}
+
+/** A known language, or English. */
+export function asLanguage(language: string | undefined): Language {
+  return (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : 'en';
+}
+
+const SpeechContext = createContext<Speech>(speechFor('en'));
+
+/** Speaks `language` below it, and sets `<html lang>` to it. */
+export function SpeechProvider(props: { language: Language; children: ReactNode }) {
+  document.documentElement.lang = props.language;
+  return (
+    <SpeechContext.Provider value={speechFor(props.language)}>
+      {props.children}
+    </SpeechContext.Provider>
+  );
+}
+
+/** The words of the page's language. */
+export function useSpeech(): Speech {
+  return useContext(SpeechContext);
+}
+
+export { format };
+export type { Language };
+
+/** Fills a message's placeholders with elements (names in bold…), keeping the words around. */
+export function formatRich(message: string, values: Record<string, ReactNode>): ReactNode {
+  const parts = message.split(/\{(\w+)\}/g);
+  return parts.map((part, i) =>
+    i % 2 === 1 ? <Fragment key={i}>{values[part] ?? `{${part}}`}</Fragment> : part,
+  );
+}
