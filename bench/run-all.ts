@@ -309,6 +309,24 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'mail-attachment',
+    issue: 26,
+    file: 'mail-attachment.bench.ts',
+    run: async (quick) => {
+      const { runMailAttachmentBench } = await import('./mail-attachment.bench.js');
+      const r = await runMailAttachmentBench({ log, runs: quick ? 1 : 3 });
+      return [
+        {
+          figure: `peak RSS increase while e-mailing a ${mib(r.runs[0].sealedBytes)} signed copy (${r.runs.length} fresh servers)`,
+          value: mib(r.medianIncrease),
+          baseline: `RSS before: ${mib(r.runs[0].rssBefore)}`,
+          goal: '< 32 MiB',
+          met: r.passed,
+        },
+      ];
+    },
+  },
+  {
     name: 'real-pdfs',
     issue: 25,
     file: 'real-pdfs.bench.ts',

@@ -152,6 +152,8 @@ async function expectStatus(res: Response, status: number, what: string): Promis
 /** Signup, verify (link from the dev mailbox), login, API key, tenant: all over HTTP. */
 export async function createKeyAndTenant(
   base: string,
+  /** The texts of the e-mails sent to an address, when they do not go to the dev mailbox. */
+  mailTo: (email: string) => Promise<string[]> = (email) => devMailbox(base, email),
 ): Promise<{ apiKey: string; tenantId: string; userId: string }> {
   const json = { 'content-type': 'application/json' };
   const email = `bench.${process.pid}.${Date.now()}@example.com`;
@@ -166,16 +168,9 @@ export async function createKeyAndTenant(
     'signup',
   );
   const userId = ((await signup.json()) as { user: { id: string } }).user.id;
-  const mailbox = await expectStatus(
-    await fetch(`${base}/dev/mailbox?to=${encodeURIComponent(email)}`, {
-      headers: { accept: 'application/json' },
-    }),
-    200,
-    'dev mailbox',
-  );
-  const { emails } = (await mailbox.json()) as { emails: Array<{ text: string }> };
-  const link = emails.map((e) => /\S*\/verify-email\?token=[\w-]+/.exec(e.text)?.[0]).find(Boolean);
-  if (!link) throw new Error('no verification link in the dev mailbox');
+  const texts = await mailTo(email);
+  const link = texts.map((t) => /\S*\/verify-email\?token=[\w-]+/.exec(t)?.[0]).find(Boolean);
+  if (!link) throw new Error('no verification link in the e-mails');
   await expectStatus(await fetch(link), 200, 'verify link');
   const login = await expectStatus(
     await fetch(`${base}/api/auth/login`, {
@@ -202,6 +197,19 @@ export async function createKeyAndTenant(
   );
   const { secret: apiKey } = (await key.json()) as { secret: string };
   return { apiKey, tenantId: await createTenant(base, apiKey), userId };
+}
+
+// The texts of the e-mails the dev mailbox holds for an address.
+async function devMailbox(base: string, email: string): Promise<string[]> {
+  const mailbox = await expectStatus(
+    await fetch(`${base}/dev/mailbox?to=${encodeURIComponent(email)}`, {
+      headers: { accept: 'application/json' },
+    }),
+    200,
+    'dev mailbox',
+  );
+  const { emails } = (await mailbox.json()) as { emails: Array<{ text: string }> };
+  return emails.map((e) => e.text);
 }
 
 /** Another tenant owned by the key's user; returns its id. */
