@@ -9,7 +9,7 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makeImagePdf } from '../helpers/pdf.js';
-import { downloadFile, signingCall, waitForStatus } from '../helpers/signing.js';
+import { downloadFile, signAsOnlySignee, signingCall, waitForStatus } from '../helpers/signing.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -215,5 +215,37 @@ describe.each(ENGINES)('after signing on %s', (engine) => {
     expect(
       (await api(ctx, stranger.apiKey, 'DELETE', `/api/documents/${id}/copy-links`)).status,
     ).toBe(404);
+  });
+});
+
+describe('the signed copy in the sandbox dev mailbox', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext('sqlite', { listen: true });
+  });
+  afterAll(() => ctx.close());
+
+  it('stores the completion e-mail with its attachment, downloadable there', async () => {
+    const owner = await createUser(ctx, { name: 'Mia Mailbox' });
+    const tenantId = (await createTenant(ctx, owner.apiKey)).id;
+    const signee = { email: 'gus@example.com', name: 'Gus Example' };
+    const made = await quickCreate(ctx, owner.apiKey, { tenantId, signees: [signee] });
+    const { sealed } = await signAsOnlySignee(ctx, owner.apiKey, made.body.document.id, signee);
+    const end = Date.now() + 10_000;
+    let copy: { attachment: { filename: string; url: string } | null } | undefined;
+    while (!copy && Date.now() < end) {
+      const res = await fetch(`${ctx.baseUrl}/dev/mailbox?to=${signee.email}`, {
+        headers: { accept: 'application/json' },
+      });
+      const { emails } = (await res.json()) as {
+        emails: Array<{ subject: string; attachment: { filename: string; url: string } | null }>;
+      };
+      copy = emails.find((e) => e.subject.startsWith('Signed by everyone'));
+      if (!copy) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(copy?.attachment?.filename).toBe('contract-signed.pdf');
+    const file = await fetch(`${ctx.baseUrl}${copy!.attachment!.url}`);
+    expect(file.status).toBe(200);
+    expect(sha256(Buffer.from(await file.arrayBuffer()))).toBe(sha256(sealed));
   });
 });

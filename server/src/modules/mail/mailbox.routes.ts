@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { findEmail, listEmails } from './mail.repo.js';
 import { escapeHtml } from './templates/layout.js';
+import type { StoredAttachment } from './mail.service.js';
 
 function isLoopback(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
@@ -37,7 +38,16 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
     html: z.string(),
     status: z.string(),
     createdAt: z.string(),
+    attachment: z
+      .object({ filename: z.string(), size: z.number(), url: z.string() })
+      .nullable()
+      .describe('a file sent with the e-mail (the signed copy), downloadable here'),
   });
+  const attachmentOf = (e: { id: string; attachment: string | null }) => {
+    if (!e.attachment) return null;
+    const a = JSON.parse(e.attachment) as StoredAttachment;
+    return { filename: a.filename, size: a.size, url: `/dev/mailbox/${e.id}/attachment` };
+  };
 
   app.get(
     '/dev/mailbox',
@@ -65,6 +75,7 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
             html: e.html,
             status: e.status,
             createdAt: e.created_at,
+            attachment: attachmentOf(e),
           })),
         };
       }
@@ -91,15 +102,46 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
     async (request, reply) => {
       const e = await findEmail(deps.db.kysely, request.params.emailId);
       if (!e) throw new AppError('not_found', 'No such e-mail.');
+      const file = attachmentOf(e);
+      const attached = file
+        ? `<p>Attachment: <a href="${file.url}" download>${escapeHtml(file.filename)}</a> (${Math.ceil(file.size / 1024)} KB)</p>`
+        : '';
       // The stored HTML is our own template output; it is shown sandboxed, not inlined.
       return reply
         .type('text/html; charset=utf-8')
         .send(
           page(
             `${e.subject} - Dev mailbox`,
-            `<p><a href="/dev/mailbox">All e-mails</a></p><h1>${escapeHtml(e.subject)}</h1><p>To: ${escapeHtml(e.to_address)}</p><iframe title="E-mail body" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" style="width:100%;height:32rem;border:1px solid #ddd" srcdoc="${escapeHtml(e.html)}"></iframe><h2>Text version</h2><pre style="white-space:pre-wrap">${escapeHtml(e.text)}</pre>`,
+            `<p><a href="/dev/mailbox">All e-mails</a></p><h1>${escapeHtml(e.subject)}</h1><p>To: ${escapeHtml(e.to_address)}</p>${attached}<iframe title="E-mail body" sandbox="allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation" style="width:100%;height:32rem;border:1px solid #ddd" srcdoc="${escapeHtml(e.html)}"></iframe><h2>Text version</h2><pre style="white-space:pre-wrap">${escapeHtml(e.text)}</pre>`,
           ),
         );
+    },
+  );
+
+  app.get(
+    '/dev/mailbox/:emailId/attachment',
+    {
+      onRequest,
+      schema: {
+        tags: ['sandbox'],
+        description: 'The file an e-mail carries (the signed copy), as the recipient gets it.',
+        params: z.object({ emailId: z.string() }),
+      },
+    },
+    async (request, reply) => {
+      const e = await findEmail(deps.db.kysely, request.params.emailId);
+      if (!e?.attachment) throw new AppError('not_found', 'No such attachment.');
+      const a = JSON.parse(e.attachment) as StoredAttachment;
+      const stream = await deps.storage.get(a.key).catch(() => {
+        throw new AppError('not_found', 'The attached file no longer exists.');
+      });
+      return reply
+        .type(a.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="${a.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
+        )
+        .send(stream);
     },
   );
 }
