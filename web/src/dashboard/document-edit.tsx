@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
+import type { FieldError } from '../shared/http.js';
 import { call } from './dashboard-api.js';
 import { fieldError, otherErrors } from './api.js';
 import { LANGUAGES } from './settings-section.js';
@@ -159,6 +160,47 @@ function orderValue(text: string): number | null | string {
   return /^\d+$/.test(text.trim()) ? Number(text) : text;
 }
 
+type SigneeValues = { name: string; email: string; order: string };
+
+// A signee's name, e-mail and (with a signing order) order number, each with its 422 message.
+function SigneeInputs(props: {
+  values: SigneeValues;
+  onChange: (values: SigneeValues) => void;
+  ordered: boolean;
+  errors: FieldError[];
+}) {
+  const { values, onChange, errors } = props;
+  return (
+    <div className="signee-inputs">
+      <TextField
+        label="Name"
+        value={values.name}
+        maxLength={200}
+        onChange={(e) => onChange({ ...values, name: e.target.value })}
+        error={fieldError(errors, 'name')}
+      />
+      <TextField
+        label="E-mail"
+        type="email"
+        value={values.email}
+        maxLength={254}
+        onChange={(e) => onChange({ ...values, email: e.target.value })}
+        error={fieldError(errors, 'email')}
+      />
+      {props.ordered && (
+        <TextField
+          label="Order"
+          inputMode="numeric"
+          className="narrow"
+          value={values.order}
+          onChange={(e) => onChange({ ...values, order: e.target.value })}
+          error={fieldError(errors, 'signingOrder')}
+        />
+      )}
+    </div>
+  );
+}
+
 function SigneeRow(props: {
   documentId: string;
   signee: Signee;
@@ -198,33 +240,16 @@ function SigneeRow(props: {
         <legend className="signee-legend">
           Signee {props.position}: {signee.name}
         </legend>
-        <div className="signee-inputs">
-          <TextField
-            label="Name"
-            value={name}
-            maxLength={200}
-            onChange={(e) => setName(e.target.value)}
-            error={fieldError(save.errors, 'name')}
-          />
-          <TextField
-            label="E-mail"
-            type="email"
-            value={email}
-            maxLength={254}
-            onChange={(e) => setEmail(e.target.value)}
-            error={fieldError(save.errors, 'email')}
-          />
-          {props.ordered && (
-            <TextField
-              label="Order"
-              inputMode="numeric"
-              className="narrow"
-              value={order}
-              onChange={(e) => setOrder(e.target.value)}
-              error={fieldError(save.errors, 'signingOrder')}
-            />
-          )}
-        </div>
+        <SigneeInputs
+          values={{ name, email, order }}
+          onChange={(v) => {
+            setName(v.name);
+            setEmail(v.email);
+            setOrder(v.order);
+          }}
+          ordered={props.ordered}
+          errors={save.errors}
+        />
         <div className="button-row">
           <button
             type="submit"
@@ -295,33 +320,16 @@ function AddSignee(props: {
     <form className="signee-edit add" onSubmit={onSubmit} noValidate>
       <fieldset className="plain">
         <legend className="signee-legend">Add a signee</legend>
-        <div className="signee-inputs">
-          <TextField
-            label="Name"
-            value={name}
-            maxLength={200}
-            onChange={(e) => setName(e.target.value)}
-            error={fieldError(add.errors, 'name')}
-          />
-          <TextField
-            label="E-mail"
-            type="email"
-            value={email}
-            maxLength={254}
-            onChange={(e) => setEmail(e.target.value)}
-            error={fieldError(add.errors, 'email')}
-          />
-          {props.ordered && (
-            <TextField
-              label="Order"
-              inputMode="numeric"
-              className="narrow"
-              value={order}
-              onChange={(e) => setOrder(e.target.value)}
-              error={fieldError(add.errors, 'signingOrder')}
-            />
-          )}
-        </div>
+        <SigneeInputs
+          values={{ name, email, order }}
+          onChange={(v) => {
+            setName(v.name);
+            setEmail(v.email);
+            setOrder(v.order);
+          }}
+          ordered={props.ordered}
+          errors={add.errors}
+        />
         <button type="submit" className="button secondary small" disabled={add.busy}>
           Add signee
         </button>
