@@ -1,4 +1,4 @@
-import { createContext, Fragment, useContext, type ReactNode } from 'react';
+import { createContext, Fragment, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import {
   catalogues,
   format,
@@ -39,12 +39,11 @@ const SpeechContext = createContext<Speech>(speechFor('en'));
 
 /** Speaks `language` below it, and sets `<html lang>` to it. */
 export function SpeechProvider(props: { language: Language; children: ReactNode }) {
-  document.documentElement.lang = props.language;
-  return (
-    <SpeechContext.Provider value={speechFor(props.language)}>
-      {props.children}
-    </SpeechContext.Provider>
-  );
+  const speech = useMemo(() => speechFor(props.language), [props.language]);
+  useEffect(() => {
+    document.documentElement.lang = props.language;
+  }, [props.language]);
+  return <SpeechContext.Provider value={speech}>{props.children}</SpeechContext.Provider>;
 }
 
 /** The words of the page's language. */

@@ -186,7 +186,8 @@ export async function listDocuments(
       // A backlog the indexer has not caught up with: walk the documents instead.
       if (candidates.length <= 2 * SEARCH_CANDIDATES) rowids = candidates.map((r) => r.rowid);
     }
-  } // With the hits in hand, the other conditions must not lure SQLite (which plans without
+  }
+  // With the hits in hand, the other conditions must not lure SQLite (which plans without
   // statistics) onto an index: a unary + makes a column unindexable.
   const column = (name: 'tenant_id' | 'status' | 'folder_id' | 'pinned') =>
     rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`;
@@ -210,19 +211,13 @@ export async function listDocuments(
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(input.limit).execute();
 }
 
-/** Recomputes a document's search text from its name and current signees. */
-export async function refreshSearchText(db: DbOrTrx, documentId: string) {
-  const document = await db
-    .selectFrom('documents')
-    .select('name')
-    .where('id', '=', documentId)
-    .executeTakeFirst();
-  if (!document) return;
-  const signees = await listSignees(db, documentId);
+/** Recomputes a document's search text from its (current) name and its signees. */
+export async function refreshSearchText(db: DbOrTrx, document: { id: string; name: string }) {
+  const signees = await listSignees(db, document.id);
   await db
     .updateTable('documents')
     .set({ search_text: searchTextOf(document.name, signees) })
-    .where('id', '=', documentId)
+    .where('id', '=', document.id)
     .execute();
 }
 

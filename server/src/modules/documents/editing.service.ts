@@ -86,7 +86,8 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
     ) as Partial<repo.DocumentRow>;
     if (Object.keys(set).length === 0) return;
     await repo.updateDocument(trx, document.id, { ...set, updated_at: now });
-    if (set.name !== undefined) await repo.refreshSearchText(trx, document.id);
+    if (set.name !== undefined)
+      await repo.refreshSearchText(trx, { id: document.id, name: set.name });
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: document.tenant_id,
@@ -143,7 +144,8 @@ async function signeesChanged(
   at: string,
 ) {
   await repo.updateDocument(trx, document.id, { updated_at: at });
-  await repo.refreshSearchText(trx, document.id);
+  // The locked row's name is current: renames take the same lock.
+  await repo.refreshSearchText(trx, document);
   await recordAudit(trx, {
     documentId: document.id,
     tenantId: document.tenant_id,

@@ -7,12 +7,8 @@ import { openCopyLink, revokeCopyLinks, signedFilename } from './after-signing.j
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import { principalOf } from '../../http/auth.js';
+import { contentDisposition } from '../../http/content-disposition.js';
 import { requireMembership } from '../tenants/tenants.service.js';
-
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 /**
  * Serves a document's file through a signed, expiring download URL (the URL is the credential),

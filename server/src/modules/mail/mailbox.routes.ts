@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { findEmail, listEmails } from './mail.repo.js';
 import { escapeHtml } from './templates/layout.js';
+import { contentDisposition } from '../../http/content-disposition.js';
 import type { StoredAttachment } from './mail.service.js';
 
 function isLoopback(address: string): boolean {
@@ -137,10 +138,7 @@ export function registerMailboxRoutes(app: App, deps: AppDeps) {
       });
       return reply
         .type(a.contentType)
-        .header(
-          'content-disposition',
-          `attachment; filename="${a.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`,
-        )
+        .header('content-disposition', contentDisposition(a.filename))
         .send(stream);
     },
   );
