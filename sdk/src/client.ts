@@ -23,6 +23,7 @@ import type {
   WebhookDeliveryPage,
   WebhookWithSecret,
 } from './client-types.js';
+import type { paths } from './openapi-types.js';
 import type { WebhookEvent } from './verify-webhook.js';
 
 /**
@@ -93,21 +94,41 @@ export type SignetClientOptions = {
   fetch?: typeof fetch;
 };
 
+// Each call's request and answer types come from the OpenAPI document (openapi-types.ts is
+// generated from docs/openapi/openapi.json by `npm run openapi`): the methods below declare
+// the SDK's own types, and tsc checks that every answer fits them and every input fits the
+// API, so the client cannot drift from the service.
+type Endpoints = typeof SIGNET_API_ENDPOINTS;
+type OperationOf<E extends SignetEndpoint> = paths[Endpoints[E][1]][Lowercase<Endpoints[E][0]>];
+type JsonOf<T> = T extends { content: { 'application/json': infer J } } ? J : never;
+type AnswerOf<E extends SignetEndpoint> =
+  OperationOf<E> extends { responses: infer R }
+    ? {
+        [S in keyof R]: S extends 200 | 201 | 202 ? JsonOf<R[S]> : S extends 204 ? void : never;
+      }[keyof R]
+    : never;
+type RequestOf<E extends SignetEndpoint> =
+  OperationOf<E> extends { requestBody: infer B } ? JsonOf<B> : never;
+
 type Params = Record<string, string>;
 type Query = Record<string, string | number | undefined>;
-type Body = { json?: unknown; form?: FormData; idempotencyKey?: string };
+type Body<E extends SignetEndpoint> = {
+  json?: RequestOf<E>;
+  form?: FormData;
+  idempotencyKey?: string;
+};
 
 /** Creates a client bound to one service and API key. */
 export function createSignetClient(options: SignetClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
 
-  async function call<T>(
-    endpoint: SignetEndpoint,
+  async function call<E extends SignetEndpoint>(
+    endpoint: E,
     params: Params = {},
     query: Query = {},
-    body: Body = {},
-  ): Promise<T> {
+    body: Body<E> = {},
+  ): Promise<AnswerOf<E>> {
     const [method, template] = SIGNET_API_ENDPOINTS[endpoint];
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
@@ -137,27 +158,30 @@ export function createSignetClient(options: SignetClientOptions) {
       }
       throw new SignetApiError(res.status, problem);
     }
-    return (text ? JSON.parse(text) : undefined) as T;
+    return (text ? JSON.parse(text) : undefined) as AnswerOf<E>;
   }
+
+  /** `call`'s answer as the SDK's type: tsc checks that the API's answer fits it. */
+  const typed = <T>(answer: Promise<T>): Promise<T> => answer;
 
   return {
     tenants: {
       /** Tenants the key's user belongs to. */
-      list: async () => (await call<{ tenants: Tenant[] }>('listTenants')).tenants,
+      list: async () => (await typed<{ tenants: Tenant[] }>(call('listTenants'))).tenants,
       /** The caller's membership and role in a tenant. */
       membership: async (tenantId: string) =>
-        (await call<{ membership: Membership }>('getMembership', { tenantId })).membership,
+        (await typed<{ membership: Membership }>(call('getMembership', { tenantId }))).membership,
     },
     webhooks: {
       /** Adds a callback URL; keep the returned secret, it is shown only here. */
       create: (tenantId: string, input: { url: string; active?: boolean }) =>
-        call<WebhookWithSecret>('createWebhook', { tenantId }, {}, { json: input }),
+        typed<WebhookWithSecret>(call('createWebhook', { tenantId }, {}, { json: input })),
       /** The tenant's webhooks (without secrets). */
       list: async (tenantId: string) =>
-        (await call<{ webhooks: Webhook[] }>('listWebhooks', { tenantId })).webhooks,
+        (await typed<{ webhooks: Webhook[] }>(call('listWebhooks', { tenantId }))).webhooks,
       /** One webhook. */
       get: async (tenantId: string, webhookId: string) =>
-        (await call<{ webhook: Webhook }>('getWebhook', { tenantId, webhookId })).webhook,
+        (await typed<{ webhook: Webhook }>(call('getWebhook', { tenantId, webhookId }))).webhook,
       /** Changes url and/or active. */
       update: async (
         tenantId: string,
@@ -165,45 +189,45 @@ export function createSignetClient(options: SignetClientOptions) {
         patch: { url?: string; active?: boolean },
       ) =>
         (
-          await call<{ webhook: Webhook }>(
-            'updateWebhook',
-            { tenantId, webhookId },
-            {},
-            { json: patch },
+          await typed<{ webhook: Webhook }>(
+            call('updateWebhook', { tenantId, webhookId }, {}, { json: patch }),
           )
         ).webhook,
       /** Deletes a webhook and its delivery log. */
       delete: (tenantId: string, webhookId: string) =>
-        call<void>('deleteWebhook', { tenantId, webhookId }),
+        typed<void>(call('deleteWebhook', { tenantId, webhookId })),
       /** Replaces the signing secret at once; update your verifier with the returned one. */
       rotateSecret: (tenantId: string, webhookId: string) =>
-        call<WebhookWithSecret>('rotateWebhookSecret', { tenantId, webhookId }),
+        typed<WebhookWithSecret>(call('rotateWebhookSecret', { tenantId, webhookId })),
       /** A page of deliveries, newest first, each with every attempt. */
       deliveries: (
         tenantId: string,
         webhookId: string,
         page: { limit?: number; cursor?: string } = {},
-      ) => call<WebhookDeliveryPage>('listWebhookDeliveries', { tenantId, webhookId }, page),
+      ) => typed<WebhookDeliveryPage>(call('listWebhookDeliveries', { tenantId, webhookId }, page)),
       /** Starts a fresh series of attempts for an event (same id, same body). */
       redeliver: async (tenantId: string, webhookId: string, eventId: string) =>
         (
-          await call<{ delivery: WebhookDelivery }>('redeliverEvent', {
-            tenantId,
-            webhookId,
-            eventId,
-          })
+          await typed<{ delivery: WebhookDelivery }>(
+            call('redeliverEvent', {
+              tenantId,
+              webhookId,
+              eventId,
+            }),
+          )
         ).delivery,
     },
     folders: {
       /** Creates a folder, at the top or inside `parentId`. */
       create: async (tenantId: string, input: { name: string; parentId?: string | null }) =>
-        (await call<{ folder: Folder }>('createFolder', { tenantId }, {}, { json: input })).folder,
+        (await typed<{ folder: Folder }>(call('createFolder', { tenantId }, {}, { json: input })))
+          .folder,
       /** Every folder of the tenant; each names its parent. */
       list: async (tenantId: string) =>
-        (await call<{ folders: Folder[] }>('listFolders', { tenantId })).folders,
+        (await typed<{ folders: Folder[] }>(call('listFolders', { tenantId }))).folders,
       /** One folder. */
       get: async (tenantId: string, folderId: string) =>
-        (await call<{ folder: Folder }>('getFolder', { tenantId, folderId })).folder,
+        (await typed<{ folder: Folder }>(call('getFolder', { tenantId, folderId }))).folder,
       /** Renames and/or moves a folder (parentId null: to the top). */
       update: async (
         tenantId: string,
@@ -211,26 +235,25 @@ export function createSignetClient(options: SignetClientOptions) {
         patch: { name?: string; parentId?: string | null },
       ) =>
         (
-          await call<{ folder: Folder }>(
-            'updateFolder',
-            { tenantId, folderId },
-            {},
-            { json: patch },
+          await typed<{ folder: Folder }>(
+            call('updateFolder', { tenantId, folderId }, {}, { json: patch }),
           )
         ).folder,
       /** Deletes an empty folder. */
       delete: (tenantId: string, folderId: string) =>
-        call<void>('deleteFolder', { tenantId, folderId }),
+        typed<void>(call('deleteFolder', { tenantId, folderId })),
     },
     events: {
       /** One page of a tenant's events, in order, after an event id. */
       list: (query: { tenantId: string; after?: string; limit?: number }) =>
-        call<EventPage>('listEvents', {}, query),
+        typed<EventPage>(call('listEvents', {}, query)),
       /** Every event after `after` (all when omitted), page by page: for reconciliation. */
       async *iterate(query: { tenantId: string; after?: string }): AsyncGenerator<WebhookEvent> {
         let after = query.after;
         for (;;) {
-          const page = await call<EventPage>('listEvents', {}, { tenantId: query.tenantId, after });
+          const page = await typed<EventPage>(
+            call('listEvents', {}, { tenantId: query.tenantId, after }),
+          );
           yield* page.events;
           if (!page.hasMore || page.events.length === 0) return;
           after = page.events[page.events.length - 1].id;
@@ -255,20 +278,18 @@ export function createSignetClient(options: SignetClientOptions) {
             ? input.file
             : new Blob([new Uint8Array(input.file)], { type: 'application/pdf' });
         form.append('file', file, input.fileName ?? 'document.pdf');
-        return call<QuickCreateResult>(
-          'quickCreate',
-          {},
-          {},
-          { form, idempotencyKey: input.idempotencyKey },
+        return typed<QuickCreateResult>(
+          call('quickCreate', {}, {}, { form, idempotencyKey: input.idempotencyKey }),
         );
       },
       /** A document with its signees, its fields and a fresh download URL. */
-      get: (documentId: string) => call<DocumentDetail>('getDocument', { documentId }),
+      get: (documentId: string) => typed<DocumentDetail>(call('getDocument', { documentId })),
       /** A document's fields. */
-      getFields: (documentId: string) => call<{ fields: Field[] }>('getFields', { documentId }),
+      getFields: (documentId: string) =>
+        typed<{ fields: Field[] }>(call('getFields', { documentId })),
       /** Replaces a draft's fields. */
       putFields: (documentId: string, fields: FieldInput[]) =>
-        call<{ fields: Field[] }>('putFields', { documentId }, {}, { json: { fields } }),
+        typed<{ fields: Field[] }>(call('putFields', { documentId }, {}, { json: { fields } })),
       /**
        * A page of a tenant's documents, newest first: by status, folder (its own documents),
        * pinned or not, and `q` (in the name or a signee's name or e-mail, any case).
@@ -285,26 +306,28 @@ export function createSignetClient(options: SignetClientOptions) {
         limit?: number;
         cursor?: string;
       }) =>
-        call<DocumentPage>(
-          'listDocuments',
-          {},
-          { ...query, pinned: pinned === undefined ? undefined : String(pinned) },
+        typed<DocumentPage>(
+          call(
+            'listDocuments',
+            {},
+            { ...query, pinned: pinned === undefined ? undefined : String(pinned) },
+          ),
         ),
       /** Changes a draft's settings, or pins and files a document in any status. */
       update: (documentId: string, patch: DocumentEdit) =>
-        call<DocumentDetail>('updateDocument', { documentId }, {}, { json: patch }),
+        typed<DocumentDetail>(call('updateDocument', { documentId }, {}, { json: patch })),
       /** Adds a signee to a draft. */
       addSignee: (documentId: string, signee: SigneeInput) =>
-        call<SigneeChange>('addSignee', { documentId }, {}, { json: signee }),
+        typed<SigneeChange>(call('addSignee', { documentId }, {}, { json: signee })),
       /** Changes a draft's signee. */
       updateSignee: (documentId: string, signeeId: string, patch: SigneeEdit) =>
-        call<SigneeChange>('updateSignee', { documentId, signeeId }, {}, { json: patch }),
+        typed<SigneeChange>(call('updateSignee', { documentId, signeeId }, {}, { json: patch })),
       /** Removes a draft's signee and their fields. */
       removeSignee: (documentId: string, signeeId: string) =>
-        call<void>('removeSignee', { documentId, signeeId }),
+        typed<void>(call('removeSignee', { documentId, signeeId })),
       /** Sends a draft for signing; check `deliveries` as well as the status. */
       sendForSigning: (documentId: string, options: { idempotencyKey?: string } = {}) =>
-        call<SendForSigningResult>('sendForSigning', { documentId }, {}, options),
+        typed<SendForSigningResult>(call('sendForSigning', { documentId }, {}, options)),
     },
   };
 }

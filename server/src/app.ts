@@ -4,11 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import path from 'node:path';
-import {
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ConfigError, type Config } from './config.js';
 import type { Db } from './db/handle.js';
 import { refreshDirectReads } from './db/prepared.js';
@@ -21,6 +17,7 @@ import {
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
+import { openApiOptions } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { serializerCompiler } from './http/serializer.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -128,28 +125,9 @@ export async function buildApp(options: {
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Signet API',
-        version: '1.0.0',
-        description:
-          'Document e-signing: upload a PDF with signees, send it for signing, receive signed webhooks. Authenticate with the X-Api-Key header.',
-      },
-      servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
-          session: { type: 'apiKey', in: 'cookie', name: 'signet_session' },
-        },
-      },
-      security: [{ apiKey: [] }, { session: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, openApiOptions(config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  await registerWebAssets(app, { distDir: path.resolve('web/dist') });
+  await registerWebAssets(app, { distDir: path.join(import.meta.dirname, '../../web/dist') });
 
   const mailTransport = createMailTransport(config.smtpUrl);
   const storage = await createStorage(config);

@@ -91,6 +91,21 @@ program
   });
 
 program
+  .command('openapi')
+  .description("print the API's OpenAPI document (JSON), as /api/openapi.json serves it")
+  .option('--check <file>', 'exit 1 unless <file> holds exactly this document')
+  .action(async (options: { check?: string }) => {
+    const { openApiDocument } = await import('./openapi-document.js');
+    const text = `${JSON.stringify(await openApiDocument(), null, 2)}\n`;
+    if (!options.check) return void process.stdout.write(text);
+    const committed = await readFile(options.check, 'utf8').catch(() => '');
+    if (committed !== text) {
+      console.error(`signet: ${options.check} is not the current API: run \`npm run openapi\`.`);
+      process.exitCode = 1;
+    }
+  });
+
+program
   .command('verify')
   .description('say whether a PDF was sealed by this service and is unaltered since')
   .argument('<file>', 'PDF file')

@@ -11,6 +11,7 @@ import * as m0008fields from './migrations/0008-fields.js';
 import * as m0009sealMode from './migrations/0009-seal-mode.js';
 import * as m0010organising from './migrations/0010-organising.js';
 import * as m0011afterSigning from './migrations/0011-after-signing.js';
+import * as m0012accountRecovery from './migrations/0012-account-recovery.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-seal-mode': m0009sealMode,
   '0010-organising': m0010organising,
   '0011-after-signing': m0011afterSigning,
+  '0012-account-recovery': m0012accountRecovery,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

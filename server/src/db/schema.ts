@@ -19,6 +19,29 @@ export type EmailVerificationsTable = {
   created_at: string;
 };
 
+/** A password reset token (hash only): 1 hour, single use, replaced by a newer request. */
+export type PasswordResetsTable = {
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+};
+
+/** What happened to an account, for its audit log (and the recovery e-mail spacing). */
+export type AccountEventType =
+  'verification_resent' | 'password_reset_requested' | 'password_reset';
+
+/** One account-level audit event. */
+export type AccountEventsTable = {
+  id: string;
+  user_id: string;
+  type: AccountEventType;
+  ip: string | null;
+  created_at: string;
+};
+
 export type SessionsTable = {
   token_hash: string;
   user_id: string;
@@ -138,6 +161,8 @@ export type Database = {
   member_invitations: MemberInvitationsTable;
   folders: FoldersTable;
   copy_links: CopyLinksTable;
+  password_resets: PasswordResetsTable;
+  account_events: AccountEventsTable;
 };
 
 /** A link to a signed copy too large to attach: hashed token, 30 days, revocable. */

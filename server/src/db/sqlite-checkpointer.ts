@@ -63,6 +63,9 @@ export function createCheckpointer(file: SQLite.Database, filePath: string) {
       if (timer) clearTimeout(timer);
       if (!worker) return;
       const exited = once(worker, 'exit');
+      // Referenced again, so that a process with nothing else to do waits for the thread's end
+      // instead of exiting with the close still pending.
+      worker.ref();
       worker.postMessage('close');
       await exited;
     },

@@ -65,7 +65,7 @@ export function ApiKeysPage() {
             hint="Where it will be used, e.g. “CRM production”."
             value={name}
             onChange={(e) => setName(e.target.value)}
-            error={fieldError(create.errors, 'name')}
+            error={fieldError(create.errors, 'name', 'Key name')}
           />
           <button type="submit" className="button primary" disabled={create.busy}>
             Create key

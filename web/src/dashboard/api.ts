@@ -1,4 +1,5 @@
 import { ApiError, readJsonResponse, type FieldError } from '../shared/http.js';
+import { labelOfPath, readableFieldMessage } from './field-messages.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,15 +35,30 @@ export function asApiError(err: unknown): ApiError {
   return new ApiError(0, 'unexpected', err instanceof Error ? err.message : String(err));
 }
 
+// A 422 path belongs to a form field when it is the field's own path, bare (multipart forms:
+// `signees.2.email`) or under `body.` (JSON bodies: `body.email`).
+const claims = (path: string, field: string) => path === field || path === `body.${field}`;
+
 /**
- * The message for one form field from a 422 answer. JSON bodies report `body.email`, multipart
- * forms `signees.2.email`: both are matched by the field's own path.
+ * The message for one form field from a 422 answer, as a sentence with the field's label (see
+ * field-messages.ts): "E-mail must be a valid address like name@example.com." Without a label,
+ * the field's name stands in.
  */
-export function fieldError(errors: FieldError[], field: string): string | undefined {
-  return errors.find((e) => e.path === field || e.path === `body.${field}`)?.message;
+export function fieldError(
+  errors: FieldError[],
+  field: string,
+  label: string = labelOfPath(field),
+): string | undefined {
+  const found = errors.find((e) => claims(e.path, field));
+  return found && readableFieldMessage(label, found.message);
 }
 
-/** Field errors no form field claims: shown above the form so none is lost. */
+/**
+ * Field errors no form field claims, their messages made readable with a label taken from the
+ * path: shown above the form so none is lost.
+ */
 export function otherErrors(errors: FieldError[], fields: string[]): FieldError[] {
-  return errors.filter((e) => !fields.some((f) => e.path === f || e.path === `body.${f}`));
+  return errors
+    .filter((e) => !fields.some((f) => claims(e.path, f)))
+    .map((e) => ({ path: e.path, message: readableFieldMessage(labelOfPath(e.path), e.message) }));
 }

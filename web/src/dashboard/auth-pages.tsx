@@ -1,6 +1,7 @@
 import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
 import { fieldError, otherErrors } from './api.js';
+import { ResendVerification } from './resend-verification.js';
 import { Link, navigate } from './router.js';
 import type { Meta, User } from './types.js';
 import { ErrorMessage, PageTitle, TextField } from './ui.js';
@@ -64,6 +65,9 @@ export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
         }}
       />
       <p>
+        <Link to="/forgot-password">Forgot password?</Link>
+      </p>
+      <p>
         New to Signet? <Link to="/signup">Create an account</Link>
       </p>
     </section>
@@ -99,6 +103,9 @@ export function SignupPage(props: { meta: Meta }) {
             find it.
           </p>
         )}
+        <p>
+          <ResendVerification email={created.email} />
+        </p>
         <p>
           <Link to="/login" className="button primary">
             Go to log in

@@ -14,6 +14,12 @@ type Routes = {
     res: { user: Api.User };
   };
   'POST /api/auth/logout': { res: undefined };
+  'POST /api/auth/resend-verification': { body: { email: string }; res: { message: string } };
+  'POST /api/auth/password-reset': { body: { email: string }; res: { message: string } };
+  'POST /api/auth/password-reset/confirm': {
+    body: { token: string; password: string };
+    res: { user: Api.User };
+  };
   'GET /api/account/api-keys': { res: { apiKeys: Api.ApiKey[] } };
   'POST /api/account/api-keys': {
     body: { name: string };

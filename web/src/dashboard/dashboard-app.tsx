@@ -7,6 +7,7 @@ import { DocumentDetailPage } from './document-detail-page.js';
 import { DocumentsPage } from './documents-page.js';
 import { InvitationPage } from './invitation-page.js';
 import { Layout, PublicLayout } from './layout.js';
+import { recoveryPage } from './recovery-pages.js';
 import { matchPath, navigate, useLocation } from './router.js';
 import { rememberedTenantId, rememberTenantId, SessionContext, type Session } from './session.js';
 import { TenantsPage } from './tenants-page.js';
@@ -63,6 +64,8 @@ export function DashboardApp() {
       </PublicLayout>
     );
   }
+  const recovery = recoveryPage(path, { meta, setUser });
+  if (recovery) return <PublicLayout meta={meta}>{recovery}</PublicLayout>;
   if (!user || path === '/login' || path === '/signup') {
     if (user && (path === '/login' || path === '/signup')) {
       navigate('/app/documents', { replace: true });

@@ -83,6 +83,7 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
     });
   }
   const fields = ['name', 'signingMessage', 'emailLanguage', 'signingOrderEnabled'];
+  const messageError = fieldError(save.errors, 'signingMessage', 'Message to the signees');
   return (
     <section className="card" aria-labelledby="edit-draft">
       <h2 id="edit-draft">Edit draft</h2>
@@ -92,7 +93,7 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
           value={name}
           maxLength={255}
           onChange={(e) => setName(e.target.value)}
-          error={fieldError(save.errors, 'name')}
+          error={fieldError(save.errors, 'name', 'Document name')}
         />
         <div className="field">
           <label className="field-label" htmlFor="signing-message">
@@ -103,15 +104,18 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
           </span>
           <textarea
             id="signing-message"
-            className="text-input"
+            className={`text-input${messageError ? ' invalid' : ''}`}
             rows={3}
             maxLength={5000}
-            aria-describedby="signing-message-hint"
+            aria-invalid={messageError ? true : undefined}
+            aria-describedby={`signing-message-hint${messageError ? ' signing-message-error' : ''}`}
             value={message}
             onChange={(e) => setMessage(e.target.value)}
           />
-          {fieldError(save.errors, 'signingMessage') && (
-            <span className="field-error">{fieldError(save.errors, 'signingMessage')}</span>
+          {messageError && (
+            <span className="field-error" id="signing-message-error">
+              {messageError}
+            </span>
           )}
         </div>
         <div className="field">

@@ -206,7 +206,10 @@ function NewFolderForm(props: { tenantId: string; parent: Folder | null; onCreat
         value={name}
         maxLength={255}
         onChange={(e) => setName(e.target.value)}
-        error={fieldError(create.errors, 'name') ?? fieldError(create.errors, 'parentId')}
+        error={
+          fieldError(create.errors, 'name', 'Folder name') ??
+          fieldError(create.errors, 'parentId', 'Parent folder')
+        }
       />
       <button type="submit" className="button secondary small" disabled={create.busy}>
         Create folder
@@ -251,7 +254,7 @@ function FolderActions(props: {
           value={name}
           maxLength={255}
           onChange={(e) => setName(e.target.value)}
-          error={fieldError(save.errors, 'name')}
+          error={fieldError(save.errors, 'name', 'Folder name')}
         />
         <button type="submit" className="button secondary small" disabled={save.busy}>
           Rename folder

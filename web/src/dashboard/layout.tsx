@@ -1,5 +1,6 @@
 import { call } from './dashboard-api.js';
-import type { ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { ResendVerification } from './resend-verification.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { Meta } from './types.js';
@@ -11,16 +12,26 @@ const NAV = [
   { to: '/app/api-keys', label: 'API keys' },
 ];
 
-/** The sandbox banner: every page of a sandbox host says so, with the dev mailbox at hand. */
+/**
+ * The sandbox banner: every page of a sandbox host says so, with the dev mailbox at hand. On a
+ * phone it is one short line (the long wording is hidden there), so it does not push the page
+ * down.
+ */
 export function SandboxBanner(props: { meta: Meta }) {
   if (props.meta.environment !== 'sandbox') return null;
   return (
     <div className="sandbox-banner" role="note">
-      <strong>Sandbox</strong>: test keys and documents only; nothing here is legally binding.
+      <strong>Sandbox</strong>
+      <span className="wide-only">
+        : test keys and documents only; nothing here is legally binding.
+      </span>
+      <span className="phone-only">: test data only</span>
       {props.meta.devMailbox && (
         <>
-          {' '}
-          E-mails are not sent: read them in the <a href="/dev/mailbox">dev mailbox</a>.
+          <span className="wide-only"> E-mails are not sent: read them in the </span>
+          <span className="phone-only"> · </span>
+          <a href="/dev/mailbox">dev mailbox</a>
+          <span className="wide-only">.</span>
         </>
       )}
     </div>
@@ -54,10 +65,21 @@ export function PublicLayout(props: { meta: Meta; children: ReactNode }) {
   );
 }
 
-/** Header with navigation, tenant selector and log-out around every logged-in page. */
+/**
+ * Header with navigation, tenant selector and log-out around every logged-in page. On a phone
+ * they fold behind a Menu button (a disclosure), so the header is one row.
+ */
 export function Layout(props: { children: ReactNode }) {
   const session = useSession();
   const { path } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // Escape folds the open menu and gives focus back to its button.
+  function onMenuKey(event: KeyboardEvent) {
+    if (event.key !== 'Escape' || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  }
   async function logOut() {
     try {
       await call('POST /api/auth/logout');
@@ -72,43 +94,60 @@ export function Layout(props: { children: ReactNode }) {
         Skip to content
       </a>
       <SandboxBanner meta={session.meta} />
-      <header className="site-header dash-header">
-        <Link to="/app/documents" className="brand-link">
+      <header className="site-header dash-header" onKeyDown={onMenuKey}>
+        <Link to="/app/documents" className="brand-link" onClick={() => setMenuOpen(false)}>
           <Brand />
         </Link>
-        <nav aria-label="Dashboard" className="dash-nav">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <Link to={item.to} aria-current={path.startsWith(item.to) ? 'page' : undefined}>
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="dash-account">
-          {session.tenants.length > 0 && (
-            <label className="tenant-select">
-              <span>Current tenant</span>
-              <select
-                value={session.tenant?.id ?? ''}
-                onChange={(e) => session.selectTenant(e.target.value)}
-              >
-                {session.tenants.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <span className="user-name" title={session.user.email}>
-            {session.user.name}
-          </span>
-          <button type="button" className="button secondary small" onClick={logOut}>
-            Log out
-          </button>
+        <button
+          ref={menuButton}
+          type="button"
+          className="button secondary small menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="dash-menu"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <span className="menu-icon" aria-hidden="true" />
+          Menu
+        </button>
+        <div id="dash-menu" className={`dash-menu${menuOpen ? ' open' : ''}`}>
+          <nav aria-label="Dashboard" className="dash-nav">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.to}>
+                  <Link
+                    to={item.to}
+                    aria-current={path.startsWith(item.to) ? 'page' : undefined}
+                    onClick={() => setMenuOpen(false)}
+                  >
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="dash-account">
+            {session.tenants.length > 0 && (
+              <label className="tenant-select">
+                <span>Current tenant</span>
+                <select
+                  value={session.tenant?.id ?? ''}
+                  onChange={(e) => session.selectTenant(e.target.value)}
+                >
+                  {session.tenants.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <span className="user-name" title={session.user.email}>
+              {session.user.name}
+            </span>
+            <button type="button" className="button secondary small" onClick={logOut}>
+              Log out
+            </button>
+          </div>
         </div>
       </header>
       {!session.user.emailVerified && (
@@ -121,7 +160,7 @@ export function Layout(props: { children: ReactNode }) {
               (<a href="/dev/mailbox">dev mailbox</a>)
             </>
           )}
-          , then reload this page.
+          , then reload this page. <ResendVerification email={session.user.email} />
         </div>
       )}
       <main id="main" className="main">

@@ -180,7 +180,7 @@ export function MembersSection(props: { tenant: Tenant }) {
             hint="We e-mail them a link; they join when they accept, with an account they have or make."
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            error={fieldError(add.errors, 'email')}
+            error={fieldError(add.errors, 'email', 'Member e-mail')}
           />
           <div className="field">
             <label className="field-label" htmlFor="new-member-role">

@@ -29,6 +29,7 @@ export function SettingsSection(props: { tenant: Tenant }) {
   const [cooldown, setCooldown] = useState('');
   const [saved, setSaved] = useState(false);
   const save = useSubmit();
+  const languageError = fieldError(save.errors, 'emailLanguage', 'E-mail language');
   useEffect(() => {
     if (loaded.data) {
       setForm(loaded.data);
@@ -69,10 +70,14 @@ export function SettingsSection(props: { tenant: Tenant }) {
               <label className="field-label" htmlFor="email-language">
                 E-mail language
               </label>
-              <span className="field-hint">The language of invitations and reminders.</span>
+              <span className="field-hint" id="email-language-hint">
+                The language of invitations and reminders.
+              </span>
               <select
                 id="email-language"
-                className="text-input"
+                className={`text-input${languageError ? ' invalid' : ''}`}
+                aria-invalid={languageError ? true : undefined}
+                aria-describedby={`email-language-hint${languageError ? ' email-language-error' : ''}`}
                 value={form.emailLanguage}
                 onChange={(e) =>
                   setForm({ ...form, emailLanguage: e.target.value as EmailLanguage })
@@ -84,8 +89,10 @@ export function SettingsSection(props: { tenant: Tenant }) {
                   </option>
                 ))}
               </select>
-              {fieldError(save.errors, 'emailLanguage') && (
-                <span className="field-error">{fieldError(save.errors, 'emailLanguage')}</span>
+              {languageError && (
+                <span className="field-error" id="email-language-error">
+                  {languageError}
+                </span>
               )}
             </div>
             <label className="check">

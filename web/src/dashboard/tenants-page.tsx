@@ -95,7 +95,7 @@ export function TenantsPage() {
             label="Tenant name"
             value={name}
             onChange={(e) => setName(e.target.value)}
-            error={fieldError(create.errors, 'name')}
+            error={fieldError(create.errors, 'name', 'Tenant name')}
           />
           <button type="submit" className="button primary" disabled={create.busy}>
             Create tenant

@@ -1,6 +1,6 @@
 import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
-import { otherErrors } from './api.js';
+import { fieldError, otherErrors } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
@@ -24,7 +24,10 @@ export function UploadPage() {
   const upload = useSubmit();
   if (!tenant) return <NoTenant />;
 
-  const err = (path: string) => upload.errors.find((e) => e.path === path)?.message;
+  // Each message as a sentence with the label of the field it sits next to.
+  const err = (path: string, label?: string) => fieldError(upload.errors, path, label);
+  const fileError = err('file', 'PDF file');
+  const messageError = err('signingMessage', 'Message to signees');
   const signeeFields = rows.flatMap((_, i) => [
     `signees.${i}.email`,
     `signees.${i}.name`,
@@ -59,7 +62,7 @@ export function UploadPage() {
       <form className="card form" onSubmit={onSubmit} noValidate>
         <ErrorMessage error={upload.message} />
         {otherErrors(upload.errors, known).map((e) => (
-          <ErrorMessage key={e.path} error={`${e.path}: ${e.message}`} />
+          <ErrorMessage key={e.path} error={e.message} />
         ))}
         <div className="field">
           <label className="field-label" htmlFor="upload-file">
@@ -72,14 +75,14 @@ export function UploadPage() {
             id="upload-file"
             type="file"
             accept="application/pdf,.pdf"
-            className={`text-input${err('file') ? ' invalid' : ''}`}
-            aria-describedby={`upload-file-hint${err('file') ? ' upload-file-error' : ''}`}
-            aria-invalid={err('file') ? true : undefined}
+            className={`text-input${fileError ? ' invalid' : ''}`}
+            aria-describedby={`upload-file-hint${fileError ? ' upload-file-error' : ''}`}
+            aria-invalid={fileError ? true : undefined}
             onChange={(e) => setFile(e.target.files?.[0] ?? null)}
           />
-          {err('file') && (
+          {fileError && (
             <span className="field-error" id="upload-file-error">
-              {err('file')}
+              {fileError}
             </span>
           )}
         </div>
@@ -88,7 +91,7 @@ export function UploadPage() {
           hint="Optional: the file name is used otherwise."
           value={name}
           onChange={(e) => setName(e.target.value)}
-          error={err('name')}
+          error={err('name', 'Document name')}
         />
         <div className="field">
           <label className="field-label" htmlFor="signing-message">
@@ -96,29 +99,42 @@ export function UploadPage() {
           </label>
           <textarea
             id="signing-message"
-            className="text-input"
+            className={`text-input${messageError ? ' invalid' : ''}`}
+            aria-invalid={messageError ? true : undefined}
+            aria-describedby={messageError ? 'signing-message-error' : undefined}
             value={message}
             onChange={(e) => setMessage(e.target.value)}
           />
-          {err('signingMessage') && <span className="field-error">{err('signingMessage')}</span>}
+          {messageError && (
+            <span className="field-error" id="signing-message-error">
+              {messageError}
+            </span>
+          )}
         </div>
         <fieldset className="signees">
           <legend>Signees</legend>
-          {err('signees') && <p className="field-error">{err('signees')}</p>}
+          {err('signees') && (
+            <p className="field-error" role="alert">
+              {err('signees')}
+            </p>
+          )}
           {rows.map((row, i) => (
             <div key={row.key} className="signee-row" role="group" aria-label={`Signee ${i + 1}`}>
               <TextField
                 label={`Signee ${i + 1} name`}
                 value={row.name}
                 onChange={(e) => update(row.key, { name: e.target.value })}
-                error={err(`signees.${i}.name`)}
+                error={err(`signees.${i}.name`, `Signee ${i + 1} name`)}
               />
               <TextField
                 label={`Signee ${i + 1} e-mail`}
                 type="email"
                 value={row.email}
                 onChange={(e) => update(row.key, { email: e.target.value })}
-                error={err(`signees.${i}.email`) ?? err(`signees.${i}`)}
+                error={
+                  err(`signees.${i}.email`, `Signee ${i + 1} e-mail`) ??
+                  err(`signees.${i}`, `Signee ${i + 1}`)
+                }
               />
               {rows.length > 1 && (
                 <button

@@ -55,6 +55,20 @@ export async function markEmailVerified(db: DbOrTrx, userId: string, now: string
     .execute();
 }
 
+/** Replaces a user's password hash. */
+export async function updatePasswordHash(
+  db: DbOrTrx,
+  userId: string,
+  passwordHash: string,
+  now: string,
+) {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
+}
+
 /** Stores a hashed session token. */
 export async function insertSession(
   db: DbOrTrx,
@@ -79,6 +93,12 @@ export async function findSessionUser(db: DbOrTrx, tokenHash: string, now: strin
 /** Deletes a session. */
 export async function deleteSession(db: DbOrTrx, tokenHash: string) {
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Ends every session of a user; returns how many there were. */
+export async function deleteUserSessions(db: DbOrTrx, userId: string) {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Inserts an API key row (hash only). */

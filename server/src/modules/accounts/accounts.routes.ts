@@ -14,9 +14,10 @@ import {
 } from './accounts.schemas.js';
 import * as accounts from './accounts.service.js';
 import { createLoginThrottle } from './login-throttle.js';
+import { registerRecoveryRoutes } from './recovery.routes.js';
 import { createSignupNotices } from './signup-notices.js';
 
-/** Sign-up, e-mail verification, sessions and API keys. */
+/** Sign-up, e-mail verification, sessions, API keys, and account recovery. */
 export function registerAccountRoutes(app: App, deps: AppDeps) {
   const { auth } = deps;
   const d = { db: deps.db, publicUrl: deps.config.publicUrl, env: deps.config.env };
@@ -24,14 +25,21 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   const loginThrottle = createLoginThrottle();
   const signupNotices = createSignupNotices();
   const tags = ['accounts'];
+  // API-key management takes a session only: an API key cannot mint, list or revoke keys.
+  const sessionOnly = [{ session: [] }];
 
   app.post(
     '/api/auth/signup',
     {
       schema: {
+        operationId: 'signUp',
+        summary: 'Create an account and e-mail its verification link',
+        description:
+          'The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created.',
         tags,
+        security: [],
         body: signupBody,
-        response: { 201: z.object({ user: userSchema }), ...errorResponses(422) },
+        response: { 201: z.object({ user: userSchema }), ...errorResponses(400, 422) },
       },
     },
     async (request, reply) => {
@@ -46,7 +54,12 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     '/api/auth/verify-email',
     {
       schema: {
+        operationId: 'verifyEmail',
+        summary: 'Verify an e-mail address with the token from its link',
+        description:
+          'The same as opening the e-mailed link (GET /verify-email?token=…). Tokens last 48 hours and work once: an unknown, expired or used one is 400 invalid_token.',
         tags,
+        security: [],
         body: verifyEmailBody,
         response: { 200: z.object({ user: userSchema }), ...errorResponses(400, 422) },
       },
@@ -82,9 +95,17 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     '/api/auth/login',
     {
       schema: {
+        operationId: 'logIn',
+        summary: 'Log in and receive the session cookie',
+        description:
+          'A wrong password and an unknown address are both 401 invalid_credentials. Failed logins make the next attempt wait, per client address and account (429 rate_limited with Retry-After, the password unchecked).',
         tags,
+        security: [],
         body: loginBody,
-        response: { 200: z.object({ user: userSchema }), ...errorResponses(401, 422, 429) },
+        response: {
+          200: z.object({ user: userSchema }),
+          ...errorResponses(400, 401, 422, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -107,7 +128,19 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
 
   app.post(
     '/api/auth/logout',
-    { onRequest: auth.requireSameOrigin, schema: { tags, response: { 204: z.null() } } },
+    {
+      onRequest: auth.requireSameOrigin,
+      schema: {
+        operationId: 'logOut',
+        summary: "End the cookie's session and clear the cookie",
+        description:
+          'Answers 204 with or without a session. With a session cookie, the request must come from the service’s own origin (403 cross_origin_rejected).',
+        tags,
+        // The session cookie if there is one; without it the answer is the same 204.
+        security: [{ session: [] }, {}],
+        response: { 204: z.null(), ...errorResponses(403) },
+      },
+    },
     async (request, reply) => {
       const token = sessionTokenOf(request);
       if (token) await accounts.logOut(d, token);
@@ -120,7 +153,12 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     '/api/auth/me',
     {
       onRequest: auth.requireUser,
-      schema: { tags, response: { 200: z.object({ user: userSchema }), ...errorResponses(401) } },
+      schema: {
+        operationId: 'getCurrentUser',
+        summary: 'The user behind the API key or session',
+        tags,
+        response: { 200: z.object({ user: userSchema }), ...errorResponses(401, 429) },
+      },
     },
     async (request) => {
       const user = await findUserById(deps.db.kysely, principalOf(request).userId);
@@ -134,11 +172,16 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     {
       onRequest: auth.requireSession,
       schema: {
+        operationId: 'createApiKey',
+        summary: 'Create an API key; its secret is shown once',
+        description:
+          'Session only: a request with X-Api-Key is 401 session_required. The secret is in this answer only; the service keeps its hash.',
         tags,
+        security: sessionOnly,
         body: createApiKeyBody,
         response: {
           201: z.object({ apiKey: apiKeySchema, secret: z.string() }),
-          ...errorResponses(401, 403, 422),
+          ...errorResponses(400, 401, 403, 422),
         },
       },
     },
@@ -156,7 +199,10 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     {
       onRequest: auth.requireSession,
       schema: {
+        operationId: 'listApiKeys',
+        summary: "The user's live API keys, newest first (never their secrets)",
         tags,
+        security: sessionOnly,
         response: { 200: z.object({ apiKeys: z.array(apiKeySchema) }), ...errorResponses(401) },
       },
     },
@@ -168,9 +214,13 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
     {
       onRequest: auth.requireSession,
       schema: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke one of your API keys at once',
+        description: 'Another user’s key, or one already revoked, is 404.',
         tags,
+        security: sessionOnly,
         params: z.object({ keyId: z.uuid() }),
-        response: { 204: z.null(), ...errorResponses(401, 404) },
+        response: { 204: z.null(), ...errorResponses(401, 403, 404, 422) },
       },
     },
     async (request, reply) => {
@@ -181,4 +231,6 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
       return reply.code(204).send(null);
     },
   );
+
+  registerRecoveryRoutes(app, deps, loginThrottle);
 }

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { Db } from '../../db/handle.js';
+import type { Db, DbOrTrx } from '../../db/handle.js';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret, isoIn, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { queueEmail } from '../mail/mail.service.js';
@@ -53,7 +53,6 @@ export async function signUp(
     created_at: now,
     updated_at: now,
   };
-  const token = newSecret('ev_');
   await deps.db.kysely.transaction().execute(async (trx) => {
     const existing = await repo.findUserByEmail(trx, email);
     if (existing) {
@@ -67,16 +66,29 @@ export async function signUp(
       return;
     }
     await repo.insertUser(trx, user);
-    await repo.insertVerification(trx, {
-      token_hash: hashSecret(token),
-      user_id: user.id,
-      expires_at: isoIn(VERIFICATION_TTL_MS),
-      created_at: now,
-    });
-    const link = `${deps.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
-    await queueEmail(trx, { to: email, ...renderVerifyEmail({ name: user.name, link }) });
+    await queueVerificationEmail(trx, deps, user);
   });
   return user;
+}
+
+/**
+ * Stores a new verification token for the user and queues the e-mail with its link, inside the
+ * caller's transaction (signup, and a resend: earlier links stay valid until they expire).
+ */
+export async function queueVerificationEmail(
+  trx: DbOrTrx,
+  deps: Pick<AccountDeps, 'publicUrl'>,
+  user: { id: string; email: string; name: string },
+) {
+  const token = newSecret('ev_');
+  await repo.insertVerification(trx, {
+    token_hash: hashSecret(token),
+    user_id: user.id,
+    expires_at: isoIn(VERIFICATION_TTL_MS),
+    created_at: nowIso(),
+  });
+  const link = `${deps.publicUrl}/verify-email?token=${encodeURIComponent(token)}`;
+  await queueEmail(trx, { to: user.email, ...renderVerifyEmail({ name: user.name, link }) });
 }
 
 /** Verifies the address behind a token from the verification e-mail. */

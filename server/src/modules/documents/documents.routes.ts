@@ -17,6 +17,7 @@ import {
   listResponse,
   MAX_UPLOAD_BYTES,
   quickCreatePartsSchema,
+  quickCreateParts,
   quickCreateResponse,
   sendResponse,
 } from './documents.schemas.js';
@@ -50,6 +51,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/documents/quick-create',
     {
+      config: { multipartBody: quickCreateParts },
       onRequest: [
         onRequest,
         async (request) => {
@@ -60,6 +62,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         },
       ],
       schema: {
+        operationId: 'quickCreateDocument',
+        summary: 'Upload a PDF with its signees as a draft',
         tags,
         consumes: ['multipart/form-data'],
         description:
@@ -126,6 +130,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getDocument',
+        summary: 'Get a document with its signees and fields',
         tags,
         params: documentParams,
         response: { 200: documentDetailSchema, ...errorResponses(401, 403, 404) },
@@ -145,6 +151,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listDocuments',
+        summary: 'List documents, newest first',
         tags,
         querystring: listQuery,
         response: { 200: listResponse, ...errorResponses(401, 403, 404, 422) },
@@ -183,6 +191,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'sendForSigning',
+        summary: 'Send a draft: invite the signees',
         tags,
         params: documentParams,
         response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
@@ -196,6 +206,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'remindSignees',
+        summary: 'Remind the signees whose turn it is',
         tags,
         params: documentParams,
         response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
@@ -209,6 +221,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'cancelDocument',
+        summary: 'Cancel a document in process',
         tags,
         description:
           'Cancels a document in process. Optional JSON body {reason}: told to the signees already invited, who get a notice that their link no longer works.',
@@ -233,6 +247,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'deleteDocument',
+        summary: 'Delete a draft',
         tags,
         params: documentParams,
         response: { 204: z.null(), ...errorResponses(401, 403, 404, 409) },
@@ -252,6 +268,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getAuditTrail',
+        summary: "Get a document's audit trail",
         tags,
         params: documentParams,
         response: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { findNulCharacter } from '../../lib/nul-characters.js';
 import type { FieldError } from '../../lib/errors.js';
-import { fieldSchema } from '../fields/fields.schemas.js';
+import { fieldSchema, quickCreateFieldSchema } from '../fields/fields.schemas.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -30,53 +30,57 @@ export const documentStatusSchema = z.enum([
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 
 /** The Document resource, every field of the specification's table. */
-export const documentSchema = z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  folderId: z.uuid().nullable(),
-  name: z.string(),
-  status: documentStatusSchema,
-  pinned: z.string().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  source: z.string(),
-  userId: z.uuid(),
-  signingMethod: z.string(),
-  signingMessage: z.string().nullable(),
-  signingOrderEnabled: z.boolean().nullable(),
-  signingGroupsEnabled: z.boolean(),
-  reminderCooldownUntil: timestamp.nullable(),
-  emailLanguage: z.string(),
-  file: z.string(),
-  originalFile: z.string(),
-  hash: z.string().nullable(),
-  sealMode: z
-    .enum(['normalised', 'incremental', 'attached'])
-    .nullable()
-    .describe(
-      'How the sealed file was made, null until signed: normalised (the original rewritten as one clean file, values drawn on its pages), incremental (a signed original kept byte for byte, pages and seal appended), attached (the original attached unchanged to signature and audit pages)',
-    ),
-  downloadUrl: z.url(),
-});
+export const documentSchema = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    folderId: z.uuid().nullable(),
+    name: z.string(),
+    status: documentStatusSchema,
+    pinned: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    source: z.string(),
+    userId: z.uuid(),
+    signingMethod: z.string(),
+    signingMessage: z.string().nullable(),
+    signingOrderEnabled: z.boolean().nullable(),
+    signingGroupsEnabled: z.boolean(),
+    reminderCooldownUntil: timestamp.nullable(),
+    emailLanguage: z.string(),
+    file: z.string(),
+    originalFile: z.string(),
+    hash: z.string().nullable(),
+    sealMode: z
+      .enum(['normalised', 'incremental', 'attached'])
+      .nullable()
+      .describe(
+        'How the sealed file was made, null until signed: normalised (the original rewritten as one clean file, values drawn on its pages), incremental (a signed original kept byte for byte, pages and seal appended), attached (the original attached unchanged to signature and audit pages)',
+      ),
+    downloadUrl: z.url(),
+  })
+  .meta({ id: 'Document' });
 
 /** The Signee resource. */
-export const signeeSchema = z.object({
-  id: z.uuid(),
-  documentId: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  status: z.enum(['pending', 'signed', 'declined']),
-  userId: z.uuid(),
-  signingOrder: z.number().int().nullable(),
-  signingGroupId: z.string().nullable(),
-  signedAt: timestamp.nullable(),
-  invitedAt: timestamp.nullable().describe('when the signing link was first sent or issued'),
-  openedAt: timestamp.nullable().describe('when the signee first opened their signing link'),
-  declinedAt: timestamp.nullable(),
-  declineReason: z.string().nullable().describe('the reason the signee gave when declining'),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-});
+export const signeeSchema = z
+  .object({
+    id: z.uuid(),
+    documentId: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    status: z.enum(['pending', 'signed', 'declined']),
+    userId: z.uuid(),
+    signingOrder: z.number().int().nullable(),
+    signingGroupId: z.string().nullable(),
+    signedAt: timestamp.nullable(),
+    invitedAt: timestamp.nullable().describe('when the signing link was first sent or issued'),
+    openedAt: timestamp.nullable().describe('when the signee first opened their signing link'),
+    declinedAt: timestamp.nullable(),
+    declineReason: z.string().nullable().describe('the reason the signee gave when declining'),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Signee' });
 
 /** `POST /api/documents/{id}/cancel`: an optional reason, told to the invited signees. */
 export const cancelBody = z
@@ -106,6 +110,53 @@ export const quickCreateFieldsSchema = z.object({
   signingMessage: z.string().max(5000).optional(),
   signingOrderEnabled: z.enum(['true', 'false']).optional(),
 });
+
+/** A multipart part holding one PDF, for the OpenAPI document. */
+export const pdfPart = z.string().meta({
+  format: 'binary',
+  contentMediaType: 'application/pdf',
+  description: 'a PDF, below 50 MiB',
+});
+
+/**
+ * Quick-create's parts as they travel, for the OpenAPI document: upload.ts reads them and
+ * quickCreatePartsSchema checks them. `signees` and `fields` are JSON parts.
+ */
+export const quickCreateParts = z
+  .object({
+    file: pdfPart,
+    tenantId: z.uuid(),
+    signees: signeesInputSchema,
+    name: z.string().max(255).optional().describe('defaults to the file name'),
+    signingMessage: z.string().max(5000).optional().describe('shown in the invitation'),
+    signingOrderEnabled: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: signees sign one after another, by signingOrder'),
+    signingGroupsEnabled: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: signees sharing a signingGroupId sign for the group (one of them)'),
+    fields: z
+      .array(quickCreateFieldSchema)
+      .optional()
+      .describe('fields on the pages, by 0-based signee position (docs/fields.md)'),
+    textTags: z
+      .enum(['true', 'false'])
+      .optional()
+      .describe('true: turn {{TYPE:N}} text tags in the PDF into fields'),
+  })
+  .meta({
+    examples: [
+      {
+        file: '(binary PDF)',
+        tenantId: '0192f1c4-5b7e-7c3a-9d2e-3f4a5b6c7d8e',
+        signees: [{ email: 'ada@example.com', name: 'Ada Lovelace' }],
+        name: 'Master services agreement',
+        fields: [{ signee: 0, type: 'signature', page: 1, x: 72, y: 640, width: 180, height: 48 }],
+      },
+    ],
+  });
 
 /**
  * Quick-create's raw multipart text parts, checked and decoded: `signees` parsed as JSON, no NUL
@@ -237,13 +288,15 @@ export const listResponse = z.object({
 });
 
 /** One entry of a document's audit trail. */
-export const auditEntrySchema = z.object({
-  id: z.uuid(),
-  action: z.string(),
-  actor: z.string(),
-  signeeId: z.uuid().nullable(),
-  ip: z.string().nullable(),
-  userAgent: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()).nullable(),
-  createdAt: timestamp,
-});
+export const auditEntrySchema = z
+  .object({
+    id: z.uuid(),
+    action: z.string(),
+    actor: z.string(),
+    signeeId: z.uuid().nullable(),
+    ip: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'AuditEntry' });

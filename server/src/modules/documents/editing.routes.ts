@@ -38,6 +38,8 @@ export function registerEditingRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'updateDocument',
+        summary: 'Change a draft, pin or file a document',
         tags,
         description:
           'Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes), pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.',
@@ -60,6 +62,8 @@ export function registerEditingRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'addSignee',
+        summary: 'Add a signee to a draft',
         tags,
         description:
           "Adds a signee to a draft (a signee input, as in quick-create's signees). 409 once sent.",
@@ -82,6 +86,8 @@ export function registerEditingRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'updateSignee',
+        summary: "Change a draft's signee",
         tags,
         description:
           "Changes a draft's signee: email, name, signingOrder, signingGroupId (null clears the last two). 409 once sent.",
@@ -105,6 +111,8 @@ export function registerEditingRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'removeSignee',
+        summary: "Remove a draft's signee",
         tags,
         description:
           "Removes a draft's signee and the fields placed for them. The last signee cannot be removed (422). 409 once sent.",

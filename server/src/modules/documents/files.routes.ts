@@ -18,7 +18,10 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/files/:documentId/:kind',
     {
+      config: { fileResponse: 'The PDF, as an attachment' },
       schema: {
+        operationId: 'downloadFile',
+        summary: 'Download a file by its signed download URL',
         tags: ['documents'],
         description: 'The target of a downloadUrl: signed, expires after DOWNLOAD_URL_TTL_SECONDS.',
         security: [],
@@ -27,6 +30,10 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
           expires: z.coerce.number().int().positive(),
           signature: z.string().min(1).max(200),
         }),
+        response: {
+          200: z.unknown(),
+          ...errorResponses('url_expired', 404, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -50,12 +57,16 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
   app.get(
     '/api/copies/:token',
     {
+      config: { fileResponse: 'The signed PDF, as an attachment' },
       schema: {
+        operationId: 'downloadSignedCopy',
+        summary: "Download a signed copy by a signee's copy link",
         tags: ['documents'],
         description:
           'A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; each opening is audited (copy downloaded). 410 once revoked or expired.',
         security: [],
         params: z.object({ token: z.string().min(1).max(200) }),
+        response: { 200: z.unknown(), ...errorResponses(404, 410) },
       },
     },
     async (request, reply) => {
@@ -80,6 +91,8 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
     {
       onRequest: deps.auth.requireVerifiedUser,
       schema: {
+        operationId: 'revokeCopyLinks',
+        summary: "Revoke a document's copy links",
         tags: ['documents'],
         description:
           'Revokes every link to the signed copy that the completion e-mails carried (sent instead of an attachment above 10 MiB). Answers how many still worked.',

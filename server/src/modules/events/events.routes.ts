@@ -12,6 +12,8 @@ export function registerEventRoutes(app: App, deps: AppDeps) {
     {
       onRequest: deps.auth.requireUser,
       schema: {
+        operationId: 'listEvents',
+        summary: 'Read the event feed after a cursor',
         tags: ['webhooks'],
         description:
           "A tenant's events in order (occurredAt, then id). Page with after=<last event id> while hasMore.",

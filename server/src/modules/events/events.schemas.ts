@@ -1,19 +1,31 @@
 import { z } from 'zod';
 
+const eventId = z.uuid().describe('Event id; equals X-Service-Webhook-Id of its deliveries');
+const change = {
+  oldStatus: z.string(),
+  newStatus: z.string(),
+  changedAt: z.string(),
+};
+
 /** The webhook event envelope of the specification, as the events feed returns it. */
-export const eventEnvelopeSchema = z.object({
-  id: z.uuid().describe('Event id; equals X-Service-Webhook-Id of its deliveries'),
-  type: z.enum(['document.status_changed', 'signee.status_changed']),
-  occurredAt: z.string(),
-  tenantId: z.uuid(),
-  data: z.object({
-    documentId: z.uuid(),
-    signeeId: z.uuid().optional().describe('Present only for signee.status_changed'),
-    oldStatus: z.string(),
-    newStatus: z.string(),
-    changedAt: z.string(),
-  }),
-});
+export const eventEnvelopeSchema = z
+  .discriminatedUnion('type', [
+    z.object({
+      id: eventId,
+      type: z.literal('document.status_changed'),
+      occurredAt: z.string(),
+      tenantId: z.uuid(),
+      data: z.object({ documentId: z.uuid(), ...change }),
+    }),
+    z.object({
+      id: eventId,
+      type: z.literal('signee.status_changed'),
+      occurredAt: z.string(),
+      tenantId: z.uuid(),
+      data: z.object({ documentId: z.uuid(), signeeId: z.uuid(), ...change }),
+    }),
+  ])
+  .meta({ id: 'Event' });
 
 export const eventsQuery = z.object({
   tenantId: z.uuid(),

@@ -1,23 +1,21 @@
-import type { EventsTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
 import { insertEvent, type EventRow } from './events.repo.js';
 
-/** The webhook event envelope, exactly as the specification defines it. */
-export type EventEnvelope = {
+type Change = { documentId: string; oldStatus: string; newStatus: string; changedAt: string };
+type Envelope<Type, Data> = {
   id: string;
-  type: EventsTable['type'];
+  type: Type;
   occurredAt: string;
   tenantId: string;
-  data: {
-    documentId: string;
-    signeeId?: string;
-    oldStatus: string;
-    newStatus: string;
-    changedAt: string;
-  };
+  data: Data;
 };
+
+/** The webhook event envelope, exactly as the specification defines it. */
+export type EventEnvelope =
+  | Envelope<'document.status_changed', Change>
+  | Envelope<'signee.status_changed', Change & { signeeId: string }>;
 
 /**
  * Records a document or signee status change. Call it inside the transaction that makes the
@@ -37,7 +35,8 @@ export async function recordStatusChange(
 ): Promise<EventRow> {
   const changedAt = change.changedAt ?? nowIso();
   const type = change.signeeId ? 'signee.status_changed' : 'document.status_changed';
-  const envelope: EventEnvelope = {
+  // signeeId is there exactly when the type says signee.status_changed.
+  const envelope = {
     id: newId(),
     type,
     occurredAt: changedAt,
@@ -49,7 +48,7 @@ export async function recordStatusChange(
       newStatus: change.newStatus,
       changedAt,
     },
-  };
+  } as EventEnvelope;
   const row: EventRow = {
     id: envelope.id,
     tenant_id: change.tenantId,

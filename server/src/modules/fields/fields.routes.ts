@@ -16,6 +16,8 @@ export function registerFieldRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getFields',
+        summary: "Get a document's fields",
         tags,
         params: documentParams,
         response: { 200: fieldsResponse, ...errorResponses(401, 403, 404) },
@@ -35,6 +37,8 @@ export function registerFieldRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'putFields',
+        summary: "Replace a draft's fields",
         tags,
         description:
           "Replaces all of a draft's fields (409 once sent). Places are PDF points from the top-left of the page as displayed; errors point at the field (`fields[3].page`).",

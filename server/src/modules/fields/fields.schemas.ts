@@ -16,21 +16,23 @@ const length = z.number().min(1, 'must be at least 1 point').max(100_000);
 const fieldValue = z.union([z.string().max(MAX_TEXT_VALUE), z.boolean()]);
 
 /** The Field resource (decisions §8). */
-export const fieldSchema = z.object({
-  id: z.uuid(),
-  signeeId: z.uuid(),
-  type: z.enum(FIELD_TYPES),
-  page: z.number().int(),
-  x: z.number(),
-  y: z.number(),
-  width: z.number(),
-  height: z.number(),
-  required: z.boolean(),
-  label: z.string().nullable(),
-  options: z.array(z.string()).nullable(),
-  value: z.union([z.string(), z.boolean()]).nullable(),
-  filledAt: timestamp.nullable(),
-});
+export const fieldSchema = z
+  .object({
+    id: z.uuid(),
+    signeeId: z.uuid(),
+    type: z.enum(FIELD_TYPES),
+    page: z.number().int(),
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+    required: z.boolean(),
+    label: z.string().nullable(),
+    options: z.array(z.string()).nullable(),
+    value: z.union([z.string(), z.boolean()]).nullable(),
+    filledAt: timestamp.nullable(),
+  })
+  .meta({ id: 'Field' });
 
 // What every field input has, whoever it belongs to.
 const fieldBody = {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, validationError, type FieldError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
-import { MAX_SIGNEES, MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
+import { MAX_SIGNEES, MAX_UPLOAD_BYTES, pdfPart } from '../documents/documents.schemas.js';
 import { describeNotPdf } from '../documents/pdf-check.js';
 import { notPdf } from '../documents/upload.js';
 import { FIELD_TYPES } from './field-types.js';
@@ -33,8 +33,20 @@ export function registerTextTagRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/text-tags/preview',
     {
+      config: {
+        multipartBody: z.object({
+          file: pdfPart,
+          signees: z
+            .string()
+            .regex(/^[0-9]+$/)
+            .optional()
+            .describe('how many signees the document will have'),
+        }),
+      },
       onRequest: deps.auth.requireVerifiedUser,
       schema: {
+        operationId: 'previewTextTags',
+        summary: "Dry-run a PDF's text tags",
         tags: ['fields'],
         consumes: ['multipart/form-data'],
         description:

@@ -24,6 +24,8 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'createFolder',
+        summary: 'Create a folder',
         tags,
         description: 'Creates a folder, at the top or inside parentId (a folder of this tenant).',
         params: tenantParams,
@@ -46,6 +48,8 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listFolders',
+        summary: "List a tenant's folders",
         tags,
         description:
           'Every folder of the tenant, by name; each names its parent (null at the top).',
@@ -71,6 +75,8 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getFolder',
+        summary: 'Get a folder',
         tags,
         params: folderParams,
         response: { 200: folderResponse, ...errorResponses(401, 403, 404) },
@@ -88,6 +94,8 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'updateFolder',
+        summary: 'Rename or move a folder',
         tags,
         description:
           'Renames (name) and/or moves (parentId; null for the top) a folder. Moving it into itself or a folder inside it is refused (422).',
@@ -112,6 +120,8 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'deleteFolder',
+        summary: 'Delete an empty folder',
         tags,
         description:
           'Deletes an empty folder; 409 folder_not_empty while it holds documents or folders.',

@@ -4,13 +4,15 @@ import { z } from 'zod';
 export const MAX_FOLDER_DEPTH = 16;
 
 /** The Folder resource (decisions §9). */
-export const folderSchema = z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  name: z.string(),
-  parentId: z.uuid().nullable(),
-  createdAt: z.string(),
-});
+export const folderSchema = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    name: z.string(),
+    parentId: z.uuid().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Folder' });
 
 const folderName = z.string().trim().min(1, 'must not be empty').max(255);
 

@@ -16,7 +16,15 @@ export function registerMetaRoutes(app: App, deps: AppDeps) {
   const { config } = deps;
   app.get(
     '/api/meta',
-    { schema: { tags: ['operations'], security: [], response: { 200: metaSchema } } },
+    {
+      schema: {
+        operationId: 'getMeta',
+        summary: "The service's environment and public settings",
+        tags: ['operations'],
+        security: [],
+        response: { 200: metaSchema },
+      },
+    },
     async () => ({
       environment: config.env,
       devMailbox: config.env === 'sandbox' && !config.smtpUrl,

@@ -2,6 +2,7 @@ import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client
 import { z } from 'zod';
 import { pingDatabase } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
+import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { mailCounts } from '../mail/mail.service.js';
 
@@ -72,12 +73,31 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
   const tags = ['operations'];
   app.get(
     '/healthz',
-    { schema: { tags, response: { 200: z.object({ status: z.literal('ok') }) } } },
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Liveness: the process answers',
+        security: [],
+        tags,
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
     '/readyz',
-    { schema: { tags, response: { 200: z.object({ status: z.literal('ready') }) } } },
+    {
+      schema: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: the database answers',
+        security: [],
+        tags,
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          ...errorResponses('service_unavailable'),
+        },
+      },
+    },
     async () => {
       if (!(await pingDatabase(deps.db))) {
         throw new AppError('service_unavailable', 'The database is unreachable.');
@@ -85,8 +105,25 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
       return { status: 'ready' as const };
     },
   );
-  app.get('/metrics', { schema: { tags } }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: {
+        operationId: 'getMetrics',
+        summary: 'Prometheus metrics',
+        security: [],
+        tags,
+        response: {
+          200: {
+            description: 'The Prometheus text exposition format',
+            content: { 'text/plain': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (_request, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    },
+  );
 }

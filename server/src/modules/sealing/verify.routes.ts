@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
-import { MAX_UPLOAD_BYTES } from '../documents/documents.schemas.js';
+import { MAX_UPLOAD_BYTES, pdfPart } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { ACTIVE_CONTENT_KINDS } from './seal-types.js';
 import { createVerifyWorker } from './verify-worker.js';
@@ -34,8 +34,11 @@ export function registerVerifyRoutes(
   app.post(
     '/api/verify',
     {
+      config: { multipartBody: z.object({ file: pdfPart }) },
       onRequest: async (request, reply) => limit(`ip:${request.ip}`, reply),
       schema: {
+        operationId: 'verifyPdf',
+        summary: 'Check whether a PDF was sealed here and is unaltered',
         tags: ['sealing'],
         security: [],
         consumes: ['multipart/form-data'],

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/ids.js';
@@ -99,6 +100,8 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
     {
       onRequest: onRead,
       schema: {
+        operationId: 'getSigningView',
+        summary: 'Open a signing link: the document and your part',
         tags,
         security,
         params: tokenParams,
@@ -129,7 +132,18 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
 
   app.get(
     '/api/signing/:token/file',
-    { onRequest: onRead, schema: { tags, security, params: tokenParams } },
+    {
+      config: { fileResponse: 'The PDF to sign' },
+      onRequest: onRead,
+      schema: {
+        operationId: 'getSigningFile',
+        summary: 'The PDF being signed',
+        tags,
+        security,
+        params: tokenParams,
+        response: { 200: z.unknown(), ...errorResponses(404, 410) },
+      },
+    },
     async (request, reply) => {
       const { stream } = await signing.signingFile(d, request.params.token);
       return reply
@@ -144,6 +158,8 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
     {
       onRequest: onWrite,
       schema: {
+        operationId: 'sign',
+        summary: 'Sign: adopt a signature and fill your fields',
         tags,
         security,
         params: tokenParams,
@@ -173,6 +189,8 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
     {
       onRequest: onWrite,
       schema: {
+        operationId: 'decline',
+        summary: 'Decline to sign, with a reason',
         tags,
         security,
         params: tokenParams,

@@ -46,6 +46,8 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'inviteMember',
+        summary: 'Add or invite a member by e-mail',
         tags,
         description:
           'Invites an address (owner or admin, with a verified e-mail): 202 with the pending invitation, the same whether or not the address has an account. The membership is made when the invitee accepts.',
@@ -76,6 +78,8 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listInvitations',
+        summary: "List a tenant's open invitations",
         tags,
         description: 'Pending, unexpired invitations, newest first (owner or admin).',
         params: tenantParams,
@@ -98,6 +102,8 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'revokeInvitation',
+        summary: 'Revoke an invitation',
         tags,
         description: 'Revokes a pending invitation: its link stops working at once.',
         params: invitationParams,
@@ -128,6 +134,8 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     {
       onRequest: onPublicRead,
       schema: {
+        operationId: 'getInvitation',
+        summary: 'Read an invitation by its token',
         tags,
         security: [],
         description: "An invitation as its link shows it; the link's token is the credential.",
@@ -145,6 +153,8 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'acceptInvitation',
+        summary: 'Accept an invitation (session)',
         tags,
         description:
           'Accepts the invitation as the logged-in user, who must own the invited address (verified). Accepting again answers the same membership.',

@@ -27,6 +27,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'createTenant',
+        summary: 'Create a tenant (you become its owner)',
         tags,
         body: createTenantBody,
         response: { 201: z.object({ tenant: tenantSchema }), ...errorResponses(401, 422) },
@@ -46,6 +48,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listTenants',
+        summary: 'List the tenants you belong to',
         tags,
         response: { 200: z.object({ tenants: z.array(tenantSchema) }), ...errorResponses(401) },
       },
@@ -58,6 +62,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getTenant',
+        summary: 'Get a tenant and your role in it',
         tags,
         description: "The caller's membership and role in the tenant (not tenant details).",
         params: tenantParams,
@@ -77,6 +83,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listMembers',
+        summary: "List a tenant's members",
         tags,
         params: tenantParams,
         response: {
@@ -98,6 +106,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'updateMember',
+        summary: "Change a member's role",
         tags,
         params: memberParams,
         body: updateMemberBody,
@@ -122,6 +132,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'removeMember',
+        summary: 'Remove a member',
         tags,
         description:
           'Removes a member (owner or admin), or, with your own user id, leaves the tenant (any role but its last owner).',
@@ -144,6 +156,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getTenantSettings',
+        summary: "Get a tenant's settings",
         tags,
         params: tenantParams,
         response: { 200: z.object({ settings: settingsSchema }), ...errorResponses(401, 404) },
@@ -162,6 +176,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'updateTenantSettings',
+        summary: "Change a tenant's settings",
         tags,
         params: tenantParams,
         body: patchSettingsBody,
@@ -185,6 +201,8 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getCredits',
+        summary: "Get a tenant's signature credits",
         tags,
         params: tenantParams,
         response: { 200: z.object({ balance: z.number().int() }), ...errorResponses(401, 404) },

@@ -8,34 +8,42 @@ export const roleSchema = z.enum(['owner', 'admin', 'member']);
 /** The languages invitation e-mails are written in. */
 export const emailLanguages = ['en', 'de', 'fr', 'es', 'nl'] as const;
 
-export const tenantSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  role: roleSchema,
-  createdAt: z.string(),
-});
+export const tenantSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    role: roleSchema,
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Tenant' });
 
-export const membershipSchema = z.object({
-  tenantId: z.uuid(),
-  userId: z.uuid(),
-  role: roleSchema,
-  createdAt: z.string(),
-});
+export const membershipSchema = z
+  .object({
+    tenantId: z.uuid(),
+    userId: z.uuid(),
+    role: roleSchema,
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Membership' });
 
-export const memberSchema = z.object({
-  userId: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  role: roleSchema,
-  createdAt: z.string(),
-});
+export const memberSchema = z
+  .object({
+    userId: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    role: roleSchema,
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Member' });
 
-export const settingsSchema = z.object({
-  emailLanguage: z.enum(emailLanguages),
-  invitationEmails: z.boolean(),
-  signeeEvents: z.boolean(),
-  reminderCooldownMinutes: z.number().int().min(MIN_REMINDER_COOLDOWN_MINUTES).max(10080),
-});
+export const settingsSchema = z
+  .object({
+    emailLanguage: z.enum(emailLanguages),
+    invitationEmails: z.boolean(),
+    signeeEvents: z.boolean(),
+    reminderCooldownMinutes: z.number().int().min(MIN_REMINDER_COOLDOWN_MINUTES).max(10080),
+  })
+  .meta({ id: 'TenantSettings' });
 
 export const tenantParams = z.object({ tenantId: z.uuid() });
 export const memberParams = z.object({ tenantId: z.uuid(), userId: z.uuid() });
@@ -48,15 +56,17 @@ export const patchSettingsBody = settingsSchema
   .refine((v) => Object.keys(v).length > 0, 'at least one setting is required');
 
 /** A pending invitation as the inviting tenant sees it. */
-export const invitationSchema = z.object({
-  id: z.uuid(),
-  tenantId: z.uuid(),
-  email: z.string(),
-  role: roleSchema,
-  invitedBy: z.uuid(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-});
+export const invitationSchema = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    email: z.string(),
+    role: roleSchema,
+    invitedBy: z.uuid(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'Invitation' });
 
 /** An invitation as its link shows it, to anyone holding the link: names, no ids. */
 export const invitationViewSchema = z.object({

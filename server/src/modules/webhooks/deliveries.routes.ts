@@ -21,6 +21,8 @@ export function registerDeliveryRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listWebhookDeliveries',
+        summary: "List a webhook's deliveries and their attempts",
         tags,
         description: 'Deliveries to this webhook, newest first, each with every attempt.',
         params: webhookParams,
@@ -47,6 +49,8 @@ export function registerDeliveryRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'redeliverEvent',
+        summary: 'Deliver an event to a webhook again',
         tags,
         description:
           'Starts a fresh series of up to three attempts for the event: same event id, same body.',

@@ -28,6 +28,8 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'createWebhook',
+        summary: 'Register a webhook endpoint',
         tags,
         description: 'Adds a callback URL. The signing secret is in this response only.',
         params: tenantWebhooksParams,
@@ -50,6 +52,8 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'listWebhooks',
+        summary: "List a tenant's webhooks",
         tags,
         params: tenantWebhooksParams,
         response: {
@@ -71,6 +75,8 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'getWebhook',
+        summary: 'Get a webhook',
         tags,
         params: webhookParams,
         response: { 200: z.object({ webhook: webhookSchema }), ...errorResponses(401, 403, 404) },
@@ -89,6 +95,8 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'updateWebhook',
+        summary: 'Change a webhook',
         tags,
         description: 'Changes url and/or active. Pending retries use the new values.',
         params: webhookParams,
@@ -113,6 +121,8 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook',
         tags,
         params: webhookParams,
         response: { 204: z.null(), ...errorResponses(401, 403, 404) },
@@ -132,6 +142,8 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
     {
       onRequest,
       schema: {
+        operationId: 'rotateWebhookSecret',
+        summary: "Rotate a webhook's signing secret",
         tags,
         description:
           'Replaces the signing secret at once; update the receiver. The new secret is in this response only.',
