@@ -1,13 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, problemOf, validationError } from '../lib/errors.js';
+import { cutLingeringConnections, drainRefusedBody } from './lingering-close.js';
 
 /** Writes an RFC 9457 problem+json reply. */
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const { status, title } = problemOf(error.code);
   if (error.headers) reply.headers(error.headers);
-  // The rest of an oversized body is not worth reading: close the connection after answering.
-  if (error.code === 'payload_too_large') reply.header('connection', 'close');
+  // The client may still be sending the body: let it finish, so it can read this answer.
+  if (error.code === 'payload_too_large') drainRefusedBody(request.raw);
   return reply
     .code(status)
     .type('application/problem+json')
@@ -84,6 +85,7 @@ export function handleFrameworkError(
 
 /** Installs the error and not-found handlers that make every error problem+json. */
 export function registerErrorHandlers(app: FastifyInstance) {
+  app.addHook('preClose', async () => cutLingeringConnections());
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) return sendProblem(request, reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {

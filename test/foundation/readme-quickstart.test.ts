@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
+import { makePdf } from '../helpers/pdf.js';
+
+const run = promisify(execFile);
+
+/** The README's quickstart: the shell block between its quickstart markers, as written. */
+function quickstart(): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const section = readme.split('<!-- quickstart:begin -->')[1]?.split('<!-- quickstart:end -->')[0];
+  const script = section?.match(/```sh\n([\s\S]*?)```/)?.[1];
+  if (!script) throw new Error('README.md has no quickstart block');
+  return script;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+describe.each(ENGINES)("the README's quickstart on %s", (engine) => {
+  let ctx: TestContext;
+  let dir: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    ctx = await createTestContext(engine, {
+      listen: true,
+      env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    });
+    dir = mkdtempSync(path.join(tmpdir(), 'signet-quickstart-'));
+    writeFileSync(path.join(dir, 'contract.pdf'), makePdf({ pages: 2, title: 'Contract' }));
+  });
+  afterAll(async () => {
+    await ctx.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs from sign-up to a sealed PDF that verifies', async () => {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', quickstart()], {
+      cwd: dir,
+      env: { ...process.env, BASE: ctx.baseUrl },
+      timeout: 60_000,
+    });
+    // Each curl prints its answer; the last one is the verification's.
+    const verified = JSON.parse(stdout.slice(stdout.lastIndexOf('{"status":')));
+    expect(verified.status).toBe('sealed');
+    const signed = readFileSync(path.join(dir, 'signed.pdf'));
+    expect(signed.subarray(0, 5).toString()).toBe('%PDF-');
+    const doc = await ctx.db.kysely
+      .selectFrom('documents')
+      .select(['id', 'status'])
+      .where('id', '=', verified.documentId)
+      .executeTakeFirstOrThrow();
+    expect(doc.status).toBe('signed');
+  });
+});
