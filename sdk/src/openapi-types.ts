@@ -1769,7 +1769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description problem+json with code `malformed_request` */
+            /** @description problem+json with code `malformed_request`, `invalid_token` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1843,7 +1843,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            /** @description problem+json with code `invalid_credentials` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1985,7 +1985,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            /** @description problem+json with code `session_required`, `unauthenticated` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2051,7 +2051,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            /** @description problem+json with code `session_required`, `unauthenticated` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2098,7 +2098,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            /** @description problem+json with code `session_required`, `unauthenticated` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2312,7 +2312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description problem+json with code `malformed_request` */
+            /** @description problem+json with code `malformed_request`, `invalid_token` */
             400: {
                 headers: {
                     [name: string]: unknown;

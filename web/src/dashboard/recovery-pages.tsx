@@ -160,7 +160,7 @@ export function ResetPasswordPage(props: { setUser: (user: User | null) => void 
           hint="At least 10 characters."
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          error={fieldError(errors, 'password')}
+          error={fieldError(errors, 'password', 'New password')}
         />
         <TextField
           label="Repeat the new password"

@@ -61,7 +61,10 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         tags,
         security: [],
         body: verifyEmailBody,
-        response: { 200: z.object({ user: userSchema }), ...errorResponses(400, 422) },
+        response: {
+          200: z.object({ user: userSchema }),
+          ...errorResponses(400, 'invalid_token', 422),
+        },
       },
     },
     async (request) => ({
@@ -104,7 +107,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         body: loginBody,
         response: {
           200: z.object({ user: userSchema }),
-          ...errorResponses(400, 401, 422, 429),
+          ...errorResponses(400, 'invalid_credentials', 422, 429),
         },
       },
     },
@@ -181,7 +184,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         body: createApiKeyBody,
         response: {
           201: z.object({ apiKey: apiKeySchema, secret: z.string() }),
-          ...errorResponses(400, 401, 403, 422),
+          ...errorResponses(400, 'session_required', 'unauthenticated', 403, 422),
         },
       },
     },
@@ -203,7 +206,10 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         summary: "The user's live API keys, newest first (never their secrets)",
         tags,
         security: sessionOnly,
-        response: { 200: z.object({ apiKeys: z.array(apiKeySchema) }), ...errorResponses(401) },
+        response: {
+          200: z.object({ apiKeys: z.array(apiKeySchema) }),
+          ...errorResponses('session_required', 'unauthenticated'),
+        },
       },
     },
     async (request) => ({ apiKeys: await accounts.listApiKeys(d, principalOf(request).userId) }),
@@ -220,7 +226,10 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         tags,
         security: sessionOnly,
         params: z.object({ keyId: z.uuid() }),
-        response: { 204: z.null(), ...errorResponses(401, 403, 404, 422) },
+        response: {
+          204: z.null(),
+          ...errorResponses('session_required', 'unauthenticated', 403, 404, 422),
+        },
       },
     },
     async (request, reply) => {

@@ -88,7 +88,10 @@ export function registerRecoveryRoutes(app: App, deps: AppDeps, loginThrottle: L
         tags,
         security: [],
         body: resetPasswordBody,
-        response: { 200: z.object({ user: userSchema }), ...errorResponses(400, 422) },
+        response: {
+          200: z.object({ user: userSchema }),
+          ...errorResponses(400, 'invalid_token', 422),
+        },
       },
     },
     async (request) => {
