@@ -363,6 +363,46 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'startup',
+    issue: 28,
+    file: 'startup.bench.ts',
+    run: async (quick) => {
+      const { runStartupBench, formatSpread } = await import('./startup.bench.js');
+      const r = await runStartupBench({ log, ...(quick ? { runs: 3, idleSeconds: 45 } : {}) });
+      const n = r.built.runs.length;
+      return [
+        {
+          figure: `npm start of the built tree (production dependencies only) → /readyz, SQLite (median of ${n}, min-max)`,
+          value: formatSpread(r.built.readyMs, 'ms'),
+          baseline: `the sources through tsx: ${formatSpread(r.sources.readyMs, 'ms')}`,
+          goal: `< ${r.readyGoalMs} ms`,
+          met: r.built.readyMs.median < r.readyGoalMs,
+        },
+        {
+          figure: `its RSS once idle, ${r.idleSeconds} s after /readyz (3 s after: ${formatSpread(r.built.rssSoon, 'MiB')})`,
+          value: formatSpread(r.built.rssIdle, 'MiB'),
+          baseline: `the sources through tsx: ${formatSpread(r.sources.rssIdle, 'MiB')}`,
+          goal: '< 120 MiB',
+          met: r.built.rssIdle.median < r.rssGoalBytes,
+        },
+      ];
+    },
+  },
+  {
+    name: 'peers',
+    issue: 30,
+    file: 'peers.bench.ts',
+    run: async (quick) => {
+      const { runPeersBench } = await import('./peers.bench.js');
+      const r = await runPeersBench({ log, rounds: quick ? 2 : 5 });
+      return r.goals.map((g) => ({
+        ...g,
+        figure: `${g.figure} (median of ${r.rounds} rounds)`,
+        value: g.measured ? g.value : `NOT RUN (Signet: ${g.value})`,
+      }));
+    },
+  },
+  {
     name: 'load',
     issue: 7,
     file: 'load.bench.ts',
@@ -423,6 +463,8 @@ const ISSUE_TITLES: Record<number, string> = {
   5: 'Issue 5: webhooks',
   7: 'Issue 7: load',
   24: 'Issue 24: fields',
+  28: 'Issue 28: production build',
+  30: 'Issue 30: peers',
 };
 
 /** The Markdown report of a run. */
@@ -468,7 +510,7 @@ export function formatReport(input: {
     '',
     '## Rerunning',
     '',
-    '`npm ci && npm run bench` (about 10 minutes on the machine above; `-- --quick` about 4, `-- --only load,seal` ' +
+    '`npm ci && npm run bench` (about 15 minutes on the machine above; `-- --quick` about 6, `-- --only load,seal` ' +
       'for some). The PostgreSQL figures need the server binaries (`apt-get install -y postgresql`) or ' +
       '`TEST_DATABASE_URL`. Each benchmark also runs alone (`npx tsx bench/load.bench.ts`); the ' +
       'comment at the top of each `bench/*.bench.ts` lists its options and how it measures.',

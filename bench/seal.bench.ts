@@ -3,59 +3,19 @@
 //  once (PAdES B-B), both as medians, and their ratio (goal <= 3x);
 //  (c) peak RSS of a fresh process sealing a generated 300-page ~40 MiB PDF (goal < 600 MB).
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
-import { P12Signer, PDF, PdfName, PdfNumber, PdfDict } from '@libpdf/core';
+import { P12Signer, PDF } from '@libpdf/core';
 import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
+import { scannedPdf, textPdf } from './support/sample-pdfs.js';
 
 const RUNS = 15;
 const BIG_PAGES = 300;
 const BIG_TARGET_BYTES = 40 * 1024 * 1024;
-
-async function textPdf(pages: number): Promise<Uint8Array> {
-  const pdf = PDF.create();
-  for (let i = 0; i < pages; i++) {
-    const page = pdf.addPage({ size: 'a4' });
-    page.drawText(`Contract page ${i + 1}`, { x: 60, y: 760, size: 22 });
-    const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
-    page.drawText(body, { x: 60, y: 720, size: 11, maxWidth: 470, lineHeight: 15 });
-  }
-  return pdf.save();
-}
-
-// Each page carries a unique, incompressible image, like a scanned contract.
-async function bigPdf(pages: number, targetBytes: number): Promise<Uint8Array> {
-  const pdf = PDF.create();
-  const side = Math.floor(Math.sqrt(targetBytes / pages / 3));
-  for (let i = 0; i < pages; i++) {
-    const page = pdf.addPage({ size: 'a4' });
-    const image = pdf.createStream(
-      {
-        Type: PdfName.of('XObject'),
-        Subtype: PdfName.of('Image'),
-        Width: PdfNumber.of(side),
-        Height: PdfNumber.of(side),
-        ColorSpace: PdfName.of('DeviceRGB'),
-        BitsPerComponent: PdfNumber.of(8),
-        Filter: PdfName.of('FlateDecode'),
-      },
-      new Uint8Array(deflateSync(randomBytes(side * side * 3), { level: 1 })),
-    );
-    page.getResources().set('XObject', PdfDict.of({ Scan: image }));
-    const content = pdf.createStream(
-      {},
-      new TextEncoder().encode('q 475 0 0 475 60 250 cm /Scan Do Q'),
-    );
-    page.dict.set('Contents', content);
-    page.drawText(`Scanned page ${i + 1}`, { x: 60, y: 780, size: 14 });
-  }
-  return pdf.save();
-}
 
 function sealInput(original: Uint8Array, certificate: SealPdfInput['certificate']): SealPdfInput {
   return {
@@ -154,7 +114,7 @@ async function main(): Promise<void> {
     console.log(`  (b) @libpdf/core load + PAdES sign:      ${b.toFixed(1)} ms`);
     console.log(`  ratio a/b:                              ${(a / b).toFixed(2)}x (goal <= 3x)`);
 
-    const big = await bigPdf(BIG_PAGES, BIG_TARGET_BYTES);
+    const big = await scannedPdf(BIG_PAGES, BIG_TARGET_BYTES);
     const bigFile = join(dir, 'big.pdf');
     writeFileSync(bigFile, big);
     const sealed = measureChild('seal', bigFile, dir);

@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -34,8 +34,10 @@ function copyPdfjsResources(): Plugin {
       for (const dir of ['standard_fonts', 'cmaps']) {
         cpSync(path.join(pdfjsDir, dir), path.join(target, dir), { recursive: true });
       }
+      // pdf.js 5 (the last to run on Node 20) decodes JBIG2 in its worker and has no such file.
       for (const file of ['openjpeg_nowasm_fallback.js', 'jbig2_nowasm_fallback.js']) {
-        cpSync(path.join(pdfjsDir, 'wasm', file), path.join(target, 'wasm', file));
+        const from = path.join(pdfjsDir, 'wasm', file);
+        if (existsSync(from)) cpSync(from, path.join(target, 'wasm', file));
       }
     },
   };

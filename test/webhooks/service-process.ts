@@ -29,11 +29,14 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Spawns `node bin/signet.mjs serve` on a free port with the given environment. */
+/**
+ * Spawns `node bin/signet-dev.mjs serve` (the `signet` command on the TypeScript sources, as
+ * `npm run dev` runs it, never a build in dist/) on a free port with the given environment.
+ */
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const spawnedAt = Date.now();
-  const proc = spawn('node', ['bin/signet.mjs', 'serve'], {
+  const proc = spawn('node', ['bin/signet-dev.mjs', 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,10 +1,9 @@
 // Runs openPdfHere (pdf-open.ts) off the event loop, with the memory limit and deadline
 // createBoundedWorker gives the thread.
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importBeside } from '../../lib/worker-import.mjs';
 
-register();
-const { openPdfHere } = await import('./pdf-open.ts');
+const { openPdfHere } = await importBeside('./pdf-open', import.meta.url);
 
 parentPort.on('message', async ({ bytes }) => {
   try {

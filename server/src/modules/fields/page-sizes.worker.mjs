@@ -1,10 +1,9 @@
 // Runs readPageSizesHere (page-sizes.ts) off the event loop for large uploads, with the memory
 // limit and deadline createBoundedWorker gives the thread.
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importBeside } from '../../lib/worker-import.mjs';
 
-register();
-const { readPageSizesHere } = await import('./page-sizes.ts');
+const { readPageSizesHere } = await importBeside('./page-sizes', import.meta.url);
 
 parentPort.on('message', async ({ bytes }) => {
   try {

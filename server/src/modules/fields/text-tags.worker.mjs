@@ -1,10 +1,9 @@
 // Runs scanTextTags (text-tags.ts) off the event loop, with the memory limit and deadline
 // createBoundedWorker gives the thread.
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importBeside } from '../../lib/worker-import.mjs';
 
-register();
-const { scanTextTags } = await import('./text-tags.ts');
+const { scanTextTags } = await importBeside('./text-tags', import.meta.url);
 
 parentPort.on('message', async ({ bytes, options }) => {
   try {

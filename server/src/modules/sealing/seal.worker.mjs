@@ -1,10 +1,9 @@
 // Runs sealPdf (seal-pdf.ts) off the event loop, with the memory limit and deadline
 // createBoundedWorker gives the thread (seal-worker.ts).
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importBeside } from '../../lib/worker-import.mjs';
 
-register();
-const { sealPdf } = await import('./seal-pdf.ts');
+const { sealPdf } = await importBeside('./seal-pdf', import.meta.url);
 
 parentPort.on('message', async (input) => {
   try {

@@ -1,10 +1,9 @@
 // Runs verifyPdfFile (verify-pdf.ts) off the event loop: the file's signatures are parsed,
 // hashed and checked here, with the memory limit and deadline the pool gives each worker.
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
+import { importBeside } from '../../lib/worker-import.mjs';
 
-register();
-const { verifyPdfFile } = await import('./verify-pdf.ts');
+const { verifyPdfFile } = await importBeside('./verify-pdf', import.meta.url);
 
 parentPort.on('message', async ({ bytes, options }) => {
   try {
