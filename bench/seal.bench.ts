@@ -3,7 +3,6 @@
 //  once (PAdES B-B), both as medians, and their ratio (goal <= 3x);
 //  (c) peak RSS of a fresh process sealing a generated 300-page ~40 MiB PDF (goal < 600 MB).
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { P12Signer, PDF } from '@libpdf/core';
 import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
+import { sealedInput } from './support/peer-stacks.js';
 import { scannedPdf, textPdf } from './support/sample-pdfs.js';
 
 const RUNS = 15;
@@ -19,26 +19,9 @@ const BIG_TARGET_BYTES = 40 * 1024 * 1024;
 
 function sealInput(original: Uint8Array, certificate: SealPdfInput['certificate']): SealPdfInput {
   return {
-    original,
-    signatures: [
-      {
-        name: 'Zoë Ünal',
-        email: 'zoe@example.com',
-        signedAt: '2024-05-01T10:00:00Z',
-        typedName: 'Zoë Ünal',
-      },
-      { name: 'Łukasz Nowak', email: 'lukasz@example.pl', signedAt: '2024-05-01T11:00:00Z' },
-    ],
-    auditEntries: Array.from({ length: 12 }, (_, i) => ({
-      at: new Date(Date.UTC(2024, 4, 1, 9, i)).toISOString(),
-      action: ['created', 'sent', 'opened', 'signed'][i % 4],
-      actor: i % 2 ? 'zoe@example.com' : 'lukasz@example.pl',
-      ip: '203.0.113.7',
-      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
-    })),
+    ...sealedInput(original),
     documentName: 'Benchmark contract',
     documentId: 'doc_bench',
-    originalSha256: createHash('sha256').update(original).digest('hex'),
     sandbox: true,
     certificate,
   };

@@ -39,7 +39,7 @@ export type SealedInput = {
 /** One stack: the original and what to write about it in, the signed PDF out. */
 export type PeerSeal = (input: SealedInput) => Promise<Uint8Array>;
 
-/** The same two signees and twelve audit entries as bench/seal.bench.ts. */
+/** Two signees and twelve audit entries about `original`: what every stack seals (and seal.bench.ts). */
 export function sealedInput(original: Uint8Array): SealedInput {
   return {
     original,

@@ -8,12 +8,13 @@
 // It needs a current build in dist/. CI (.ci/run) runs `npm run build` first, sets CI, and runs
 // this file alone, before the rest; there a missing or stale build fails it. Elsewhere it is skipped without a current build, its name saying why.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../helpers/pdf.js';
+import { readmeQuickstart } from '../helpers/readme.js';
 import {
   freshDataDir,
   prepareBuiltTree,
@@ -24,15 +25,6 @@ import {
 } from './built-tree.js';
 
 const run = promisify(execFile);
-
-// The README's quickstart (the shell block between its markers, as the README test reads it).
-function quickstart(): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.split('<!-- quickstart:begin -->')[1]?.split('<!-- quickstart:end -->')[0];
-  const script = section?.match(/```sh\n([\s\S]*?)```/)?.[1];
-  if (!script) throw new Error('README.md has no quickstart block');
-  return script;
-}
 
 const build = await readBuildState();
 const inCi = Boolean(process.env.CI);
@@ -98,7 +90,7 @@ if (build.state !== 'current' && !inCi) {
       const dir = mkdtempSync(path.join(tmpdir(), 'signet-built-quickstart-'));
       try {
         writeFileSync(path.join(dir, 'contract.pdf'), makePdf({ pages: 2, title: 'Contract' }));
-        const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', quickstart()], {
+        const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeQuickstart(ROOT)], {
           cwd: dir,
           env: { ...process.env, BASE: running!.baseUrl },
           timeout: 60_000,

@@ -7,17 +7,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { makePdf } from '../helpers/pdf.js';
+import { readmeQuickstart } from '../helpers/readme.js';
 
 const run = promisify(execFile);
-
-/** The README's quickstart: the shell block between its quickstart markers, as written. */
-function quickstart(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.split('<!-- quickstart:begin -->')[1]?.split('<!-- quickstart:end -->')[0];
-  const script = section?.match(/```sh\n([\s\S]*?)```/)?.[1];
-  if (!script) throw new Error('README.md has no quickstart block');
-  return script;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,7 +40,7 @@ describe.each(ENGINES)("the README's quickstart on %s", (engine) => {
   });
 
   it('runs from sign-up to a sealed PDF that verifies', async () => {
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', quickstart()], {
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeQuickstart()], {
       cwd: dir,
       env: { ...process.env, BASE: ctx.baseUrl },
       timeout: 60_000,
