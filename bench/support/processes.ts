@@ -3,9 +3,10 @@
 // small statistics.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+export { freePort } from '../../test/helpers/free-port.js';
+import { freePort } from '../../test/helpers/free-port.js';
 
 /** The repository root, where `bin/signet.mjs` lives. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,18 +37,6 @@ export function median(values: number[]): number {
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-/** A free loopback TCP port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Child processes of one benchmark run; `stopAll` in a finally, plus a kill on exit. */

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.js';
 
 /** A throwaway PostgreSQL server: its superuser URL, and the function that removes it. */
 export type PostgresCluster = { adminUrl: string; stop: () => void };
@@ -25,17 +25,6 @@ function run(cmd: string, args: string[]) {
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
   const result = spawnSync(file, argv, { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${cmd} failed: ${result.stderr || result.stdout}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /**

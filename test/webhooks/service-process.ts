@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import type { TestContext } from '../helpers/context.js';
 import { documentsAvailable, minimalPdf, triggerDocumentEvent } from './fixtures.js';
+import { freePort } from '../helpers/free-port.js';
 
 /** A real `signet serve` process. */
 export type ServiceProcess = {
@@ -17,17 +17,6 @@ export type ServiceProcess = {
   kill9: () => Promise<void>;
   stop: () => Promise<void>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * Spawns `node bin/signet-dev.mjs serve` (the `signet` command on the TypeScript sources, as
