@@ -150,7 +150,7 @@ export type Database = {
   jobs: JobsTable;
   documents: DocumentsTable;
   signees: SigneesTable;
-  fields: FieldsTable;
+  document_fields: DocumentFieldsTable;
   events: EventsTable;
   audit_entries: AuditEntriesTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -248,28 +248,11 @@ export type SigneesTable = {
   updated_at: string;
 };
 
-export type FieldsTable = {
-  id: string;
+/** A document's fields (decisions §8), all in one row. */
+export type DocumentFieldsTable = {
   document_id: string;
-  signee_id: string;
-  position: number;
-  /** One of FIELD_TYPES (modules/fields/field-types.ts). */
-  type: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: number;
-  label: string | null;
-  /** JSON string[] (dropdown). */
-  options: string | null;
-  /** JSON string | boolean. */
-  value: string | null;
-  /** JSON {x, y, width, height}: the text tag the field came from. */
-  tag_box: string | null;
-  filled_at: string | null;
-  created_at: string;
+  /** JSON: StoredField[] (modules/fields/fields.repo.ts), in the fields' order. */
+  fields: string;
 };
 
 export type EventsTable = {

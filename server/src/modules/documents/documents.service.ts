@@ -15,7 +15,7 @@ import { searchTerm, searchTextOf } from './search-text.js';
 import { queueCancelNotices } from './after-signing.js';
 import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
-import { insertFields, listFields } from '../fields/fields.repo.js';
+import { listFields, saveFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
 
@@ -181,12 +181,8 @@ export async function createDocument(
       newSignee({ document, signee: s, position, at: now }),
     );
     await repo.insertDocument(trx, document, signees);
-    const fields = fieldRows(
-      document.id,
-      (input.fields ?? []).map(({ signee, ...f }) => ({ ...f, signeeId: signees[signee].id })),
-      now,
-    );
-    if (fields.length > 0) await insertFields(trx, fields);
+    const fields = fieldRows(document.id, input.fields ?? [], now, (f) => signees[f.signee].id);
+    if (fields.length > 0) await saveFields(trx, document.id, fields);
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: input.tenantId,

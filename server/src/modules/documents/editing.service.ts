@@ -255,7 +255,7 @@ export async function removeSignee(deps: DocumentDeps, input: Caller & { signeeI
       );
     }
     const now = nowIso();
-    const fields = await deleteSigneeFields(trx, signee.id);
+    const fields = await deleteSigneeFields(trx, document.id, signee.id);
     await repo.deleteSignee(trx, signee.id);
     await signeesChanged(
       trx,

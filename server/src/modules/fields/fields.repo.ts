@@ -1,59 +1,99 @@
-import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/handle.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { FieldsTable } from '../../db/schema.js';
 
-/** A field row. */
-export type FieldRow = Selectable<FieldsTable>;
+/** A field (decisions §8) as stored. */
+export type FieldRow = {
+  id: string;
+  document_id: string;
+  signee_id: string;
+  position: number;
+  /** One of FIELD_TYPES (field-types.ts). */
+  type: string;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** 1 or 0. */
+  required: number;
+  label: string | null;
+  /** JSON string[] (dropdown). */
+  options: string | null;
+  /** JSON string | boolean. */
+  value: string | null;
+  /** JSON {x, y, width, height}: the text tag the field came from. */
+  tag_box: string | null;
+  filled_at: string | null;
+  created_at: string;
+};
 
-const insertFieldRows = preparedQuery((q, p: { rows: FieldRow[] }) =>
-  q.insertInto('fields').values(p.rows),
+// A document's fields are one JSON array in one row of document_fields (migration 0013): they
+// are written and read a whole set at a time. Each element is a FieldRow but its document_id.
+type StoredField = Omit<FieldRow, 'document_id'>;
+
+const selectFieldSet = preparedQuery((q, p: { documentId: string }) =>
+  q.selectFrom('document_fields').select('fields').where('document_id', '=', p.documentId),
 );
-// Rows per statement: bounds the parameters bound (SQLite takes 32,766) and the number of
-// statement shapes the prepared query keeps (one per row count).
-const ROWS_PER_INSERT = 100;
+const upsertFieldSet = preparedQuery((q, p: { documentId: string; fields: string }) =>
+  q
+    .insertInto('document_fields')
+    .values({ document_id: p.documentId, fields: p.fields })
+    .onConflict((c) =>
+      c.column('document_id').doUpdateSet((eb) => ({ fields: eb.ref('excluded.fields') })),
+    ),
+);
 
-/** Inserts fields. */
-export async function insertFields(db: DbOrTrx, rows: FieldRow[]) {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await insertFieldRows(db, { rows: rows.slice(i, i + ROWS_PER_INSERT) });
-  }
+/** A document's fields in their order. */
+export async function listFields(db: DbOrTrx, documentId: string): Promise<FieldRow[]> {
+  const [set] = await selectFieldSet(db, { documentId });
+  if (!set) return [];
+  const stored = JSON.parse(set.fields) as StoredField[];
+  return stored.map((f) => ({ ...f, document_id: documentId }));
 }
 
-/** A document's fields in their input order. */
-export function listFields(db: DbOrTrx, documentId: string) {
-  return db
-    .selectFrom('fields')
-    .selectAll()
-    .where('document_id', '=', documentId)
-    .orderBy('position')
-    .execute();
+/** Replaces a document's fields with `rows`, in their order. */
+export async function saveFields(db: DbOrTrx, documentId: string, rows: FieldRow[]) {
+  const stored: StoredField[] = rows.map(({ document_id: _document, ...f }) => f);
+  await upsertFieldSet(db, { documentId, fields: JSON.stringify(stored) });
 }
 
-/** Removes every field of a document. */
-export async function deleteFields(db: DbOrTrx, documentId: string) {
-  await db.deleteFrom('fields').where('document_id', '=', documentId).execute();
-}
-
-/** Removes the fields placed for a signee; how many there were. */
-export async function deleteSigneeFields(db: DbOrTrx, signeeId: string): Promise<number> {
-  const result = await db.deleteFrom('fields').where('signee_id', '=', signeeId).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/** Writes a field's value. */
-export async function fillField(
+/**
+ * Removes the fields placed for a signee; how many there were. The caller holds the document
+ * (lockDocument), as for every change to its fields.
+ */
+export async function deleteSigneeFields(
   db: DbOrTrx,
-  input: { fieldId: string; value: string | boolean | null; at: string },
+  documentId: string,
+  signeeId: string,
+): Promise<number> {
+  const fields = await listFields(db, documentId);
+  const kept = fields.filter((f) => f.signee_id !== signeeId);
+  if (kept.length < fields.length) await saveFields(db, documentId, kept);
+  return fields.length - kept.length;
+}
+
+/**
+ * Writes fields' values, each filled at `at`. The caller holds the document (lockDocument), so
+ * that two signees signing at once both keep their values.
+ */
+export async function fillFields(
+  db: DbOrTrx,
+  documentId: string,
+  values: Array<{ fieldId: string; value: string | boolean | null }>,
+  at: string,
 ) {
-  await db
-    .updateTable('fields')
-    .set({
-      value: input.value === null ? null : JSON.stringify(input.value),
-      filled_at: input.value === null ? null : input.at,
-    })
-    .where('id', '=', input.fieldId)
-    .execute();
+  if (values.length === 0) return;
+  const byId = new Map(values.map((v) => [v.fieldId, v.value]));
+  const fields = (await listFields(db, documentId)).map((f) => {
+    if (!byId.has(f.id)) return f;
+    const value = byId.get(f.id)!;
+    return {
+      ...f,
+      value: value === null ? null : JSON.stringify(value),
+      filled_at: value === null ? null : at,
+    };
+  });
+  await saveFields(db, documentId, fields);
 }
 
 /** Stores the pages' displayed sizes read from a document's file. */

@@ -43,12 +43,20 @@ export function presentField(f: repo.FieldRow) {
   };
 }
 
-/** The stored rows of checked field drafts, in their order. */
-export function fieldRows(documentId: string, drafts: FieldDraft[], now: string): repo.FieldRow[] {
+/**
+ * The stored rows of checked field drafts, in their order, each for the signee `signeeIdOf`
+ * gives (quick-create's fields name theirs by position).
+ */
+export function fieldRows<F extends Omit<FieldDraft, 'signeeId'>>(
+  documentId: string,
+  drafts: F[],
+  now: string,
+  signeeIdOf: (field: F) => string,
+): repo.FieldRow[] {
   return drafts.map((f, position) => ({
     id: f.id ?? newId(),
     document_id: documentId,
-    signee_id: f.signeeId,
+    signee_id: signeeIdOf(f),
     position,
     type: f.type,
     page: f.page,
@@ -170,8 +178,8 @@ export async function putFields(
       const before = field.id === undefined ? undefined : existing.get(field.id);
       return before?.tag_box ? { ...field, tagBox: JSON.parse(before.tag_box) as Box } : field;
     });
-    await repo.deleteFields(trx, document.id);
-    await repo.insertFields(trx, fieldRows(document.id, drafts, now));
+    const rows = fieldRows(document.id, drafts, now, (f) => f.signeeId);
+    await repo.saveFields(trx, document.id, rows);
     await documentsRepo.updateDocument(trx, document.id, { updated_at: now });
     await recordAudit(trx, {
       documentId: document.id,
@@ -182,7 +190,7 @@ export async function putFields(
       details: { fields: input.fields.length },
       at: now,
     });
-    return repo.listFields(trx, document.id);
+    return rows;
   });
 }
 

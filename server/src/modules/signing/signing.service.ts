@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/handle.js';
+import type { Db, Engine } from '../../db/handle.js';
 import { AppError, validationError } from '../../lib/errors.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, nowIso } from '../../lib/ids.js';
@@ -20,7 +20,7 @@ import {
   type AdoptedMark,
   type SubmittedValue,
 } from '../fields/field-filling.js';
-import { fillField, listFields } from '../fields/fields.repo.js';
+import { fillFields, listFields } from '../fields/fields.repo.js';
 import { documentPageSizes } from '../fields/fields.service.js';
 
 /** What the signing flow needs. */
@@ -52,10 +52,17 @@ const adopted = (mark: SignatureInput): AdoptedMark =>
   mark.type === 'typed' ? { type: 'typed', text: mark.text } : { type: 'drawn' };
 
 // Resolves a link to its signee and document; finished documents answer 410.
-async function resolveLink(db: DbOrTrx, token: string) {
-  const signee = await repo.findSigneeByTokenHash(db, hashSecret(token));
+async function resolveLink(db: DbOrTrx, token: string, lock?: Engine) {
+  let signee = await repo.findSigneeByTokenHash(db, hashSecret(token));
   if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
-  const document = await repo.findDocument(db, signee.document_id);
+  // In a transaction that changes the document, it is held until the commit (lockDocument), and
+  // the signee read again under the lock: signees of one wave sign whenever they like, and two
+  // signing at once must each see the other's signature, or neither completes the document.
+  const document = lock
+    ? await repo.lockDocument(db, lock, signee.document_id)
+    : await repo.findDocument(db, signee.document_id);
+  if (lock) signee = await repo.findSigneeByTokenHash(db, hashSecret(token));
+  if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
   if (!document) throw new AppError('not_found', 'This signing link does not exist.');
   if (!isOpenForSigning(document.status)) {
     throw new AppError(
@@ -178,7 +185,7 @@ export async function signDocument(
     : null;
   const now = nowIso();
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
-    const { signee: current, document: doc } = await resolveLink(trx, input.token);
+    const { signee: current, document: doc } = await resolveLink(trx, input.token, deps.db.engine);
     const signees = await repo.listSignees(trx, doc.id);
     assertTurn(doc, signees, current, 'sign');
     const signed = await moveSignee(trx, {
@@ -207,7 +214,7 @@ export async function signDocument(
       initials: adopted(initials),
       at: now,
     });
-    for (const { fieldId, value } of filled) await fillField(trx, { fieldId, value, at: now });
+    await fillFields(trx, doc.id, filled, now);
     const after = signees.map((s) =>
       s.id === current.id ? { ...s, status: 'signed' as const, signed_at: now } : s,
     );
@@ -243,7 +250,7 @@ export async function declineDocument(
 ) {
   const now = nowIso();
   const result = await deps.db.kysely.transaction().execute(async (trx) => {
-    const { signee, document } = await resolveLink(trx, input.token);
+    const { signee, document } = await resolveLink(trx, input.token, deps.db.engine);
     const signees = await repo.listSignees(trx, document.id);
     assertTurn(document, signees, signee, 'decline');
     const by = {
