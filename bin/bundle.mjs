@@ -30,6 +30,8 @@ const EXTERNAL = [
   'thread-stream',
   'pdfjs-dist-node',
   '@libpdf/core',
+  // Shared with @libpdf/core, which compresses through it (server/src/modules/sealing/native-deflate.ts).
+  'pako',
   'harfbuzzjs',
   '@expo-google-fonts/*',
   '@aws-sdk/*',

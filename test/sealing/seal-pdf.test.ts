@@ -3,6 +3,7 @@ import {
   loadOrCreateSealCertificate,
   type SealCertificate,
 } from '../../server/src/modules/sealing/seal-certificate.js';
+import { nativeDeflateCalls } from '../../server/src/modules/sealing/native-deflate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
 
 const sealedBytes = async (input: SealPdfInput) => (await sealPdf(input)).bytes;
@@ -79,9 +80,19 @@ afterAll(() => scratch.cleanup());
 describe.each([1, 10])('sealing a %i-page PDF', (pages) => {
   let original: Uint8Array;
   let sealed: Uint8Array;
+  let deflated: number;
   beforeAll(async () => {
     original = await makePdf(pages);
+    const before = nativeDeflateCalls();
     sealed = await sealedBytes(input(original));
+    deflated = nativeDeflateCalls() - before;
+  });
+
+  it("compresses its streams with Node's zlib, which qpdf decodes", () => {
+    expect(deflated).toBeGreaterThan(0);
+    const result = runOnPdf(scratch.dir, 'qpdf', ['--check', '--decode-level=all', '{}'], sealed);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('No syntax or stream encoding errors found');
   });
 
   it('is a PAdES signature that pdfsig finds valid over the whole document', () => {

@@ -77,6 +77,14 @@ export type PageCanvas = {
 /** Starts a canvas on `page`; nothing reaches the page until `flush()`. */
 export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
   let operators: Operator[] = [];
+  // Texts drawn one after another share one text object (q BT … ET Q), which sets a colour or a
+  // font only when it changes: three operators a text instead of eight. An audit certificate
+  // writes hundreds of texts, and each operator is an object to build and to serialise.
+  let block: { color: string; font: string } | null = null;
+  const endBlock = () => {
+    if (block) operators.push(ops.endText(), ops.popGraphicsState());
+    block = null;
+  };
   const fontNames = new Map<unknown, string>();
   const register: FontRegistrar = {
     font(input) {
@@ -109,6 +117,28 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
   return {
     text(font, text, x, y, size, color, options = {}) {
       if (text.trim() === '') return;
+      if (options.angle === undefined && options.opacity === undefined) {
+        if (!block) {
+          operators.push(ops.pushGraphicsState(), ops.beginText());
+          block = { color: '', font: '' };
+        }
+        const rgb = color.join(' ');
+        if (block.color !== rgb) {
+          operators.push(ops.setNonStrokingRGB(...color));
+          block.color = rgb;
+        }
+        operators.push(ops.setTextMatrix(1, 0, 0, 1, x, y));
+        for (const operator of font.show(register, text, size)) {
+          if (operator.op === 'Tf') {
+            const name = operator.operands.join(' ');
+            if (block.font === name) continue;
+            block.font = name;
+          }
+          operators.push(operator);
+        }
+        return;
+      }
+      endBlock();
       const radians = ((options.angle ?? 0) * Math.PI) / 180;
       const cos = Math.cos(radians);
       const sin = Math.sin(radians);
@@ -126,6 +156,7 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
       );
     },
     line(x1, y1, x2, y2, color, width) {
+      endBlock();
       operators.push(
         ops.pushGraphicsState(),
         ops.setStrokingRGB(...color),
@@ -137,6 +168,7 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
       );
     },
     rectangle(x, y, width, height, color, lineWidth) {
+      endBlock();
       operators.push(
         ops.pushGraphicsState(),
         ops.setStrokingRGB(...color),
@@ -147,6 +179,7 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
       );
     },
     image(image, x, y, width, height) {
+      endBlock();
       const name = page.registerImage(image);
       operators.push(
         ops.pushGraphicsState(),
@@ -156,6 +189,7 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
       );
     },
     fill(x, y, width, height, color) {
+      endBlock();
       operators.push(
         ops.pushGraphicsState(),
         ops.setNonStrokingRGB(...color),
@@ -165,11 +199,14 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
       );
     },
     within(matrix, draw) {
+      endBlock();
       operators.push(ops.pushGraphicsState(), ops.concatMatrix(...matrix));
       draw();
+      endBlock();
       operators.push(ops.popGraphicsState());
     },
     flush() {
+      endBlock();
       if (operators.length === 0) return;
       page.drawOperators(operators);
       operators = [];

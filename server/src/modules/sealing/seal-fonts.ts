@@ -312,10 +312,21 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
     }
     return found;
   };
+  // Widths grow with the size: each text is measured once, at size 1. Wrapping a field's text
+  // tries the same lines at up to ten sizes.
+  const widths = new Map<string, number>();
+  const widthAtOne = (text: string): number => {
+    let found = widths.get(text);
+    if (found === undefined) {
+      found = runs(text).reduce((total, [member, run]) => total + member.width(run, 1), 0);
+      if (widths.size >= 5_000) widths.clear();
+      widths.set(text, found);
+    }
+    return found;
+  };
   return {
     clean,
-    width: (text, size) =>
-      runs(text).reduce((total, [member, run]) => total + member.width(run, size), 0),
+    width: (text, size) => widthAtOne(text) * size,
     show: (register, text, size) =>
       runs(text).flatMap(([member, run]) => member.show(register, run, size)),
   };

@@ -6,6 +6,7 @@ import {
   type ActiveContentKind,
 } from './active-content.js';
 import { carriesSignatures } from './find-signatures.js';
+import './native-deflate.js';
 import { readPageGeometry } from './page-geometry.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
