@@ -11,8 +11,47 @@ const MAX_OPTIONS = 100;
 const EDGE_TOLERANCE = 0.5;
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
-const coordinate = z.number().min(0).max(100_000);
-const length = z.number().min(1, 'must be at least 1 point').max(100_000);
+
+/**
+ * A number in [min, max] (an integer if `integer`), with zod's own issues and messages, checked
+ * in one check where `.int().min().max()` runs three: a quick-create with twenty fields checks
+ * 140 numbers, and zod's checks were a tenth of what its fields cost (issue 24's speed goal).
+ */
+function bounded(min: number, max: number, options: { integer?: boolean; tooSmall?: string } = {}) {
+  return z
+    .number()
+    .meta({
+      minimum: min,
+      ...(max < Infinity ? { maximum: max } : {}),
+      ...(options.integer ? { type: 'integer' } : {}),
+    })
+    .check((ctx) => {
+      const value = ctx.value;
+      if (options.integer && !Number.isSafeInteger(value)) {
+        ctx.issues.push({ code: 'invalid_type', expected: 'int', format: 'safeint', input: value });
+      } else if (value < min) {
+        ctx.issues.push({
+          code: 'too_small',
+          origin: 'number',
+          minimum: min,
+          inclusive: true,
+          input: value,
+          ...(options.tooSmall ? { message: options.tooSmall } : {}),
+        });
+      } else if (value > max) {
+        ctx.issues.push({
+          code: 'too_big',
+          origin: 'number',
+          maximum: max,
+          inclusive: true,
+          input: value,
+        });
+      }
+    });
+}
+
+const coordinate = bounded(0, 100_000);
+const length = bounded(1, 100_000, { tooSmall: 'must be at least 1 point' });
 const fieldValue = z.union([z.string().max(MAX_TEXT_VALUE), z.boolean()]);
 
 /** The Field resource (decisions §8). */
@@ -37,7 +76,7 @@ export const fieldSchema = z
 // What every field input has, whoever it belongs to.
 const fieldBody = {
   type: z.enum(FIELD_TYPES, { message: `must be one of ${FIELD_TYPES.join(', ')}` }),
-  page: z.number().int().min(1, 'pages count from 1').max(100_000),
+  page: bounded(1, 100_000, { integer: true, tooSmall: 'pages count from 1' }),
   x: coordinate,
   y: coordinate,
   width: length,
@@ -75,7 +114,7 @@ function checkBody(field: FieldBody, ctx: z.RefinementCtx) {
 
 /** One element of quick-create's `fields` part: the signee by 0-based position. */
 export const quickCreateFieldSchema = z
-  .object({ signee: z.number().int().min(0), ...fieldBody })
+  .object({ signee: bounded(0, Infinity, { integer: true }), ...fieldBody })
   .strict()
   .superRefine(checkBody);
 
