@@ -6,6 +6,7 @@ import {
   type PDFImage,
   type PDFPage,
 } from '@libpdf/core';
+import { adoptInheritedResources } from './page-geometry.js';
 import type { FontRegistrar, SealFont } from './seal-fonts.js';
 
 // PDFPage.registerResource is public in the library, not in its type declarations.
@@ -74,13 +75,19 @@ export type PageCanvas = {
   flush: () => void;
 };
 
+/** A canvas on a page of the original: the resources it inherits adopted first. */
+export function pageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
+  adoptInheritedResources(pdf, page);
+  return createPageCanvas(pdf, page);
+}
+
 /** Starts a canvas on `page`; nothing reaches the page until `flush()`. */
 export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
   let operators: Operator[] = [];
   // Texts drawn one after another share one text object (q BT … ET Q), which sets a colour or a
   // font only when it changes: three operators a text instead of eight. An audit certificate
   // writes hundreds of texts, and each operator is an object to build and to serialise.
-  let block: { color: string; font: string } | null = null;
+  let block: { color: Rgb | null; font: string; size: number } | null = null;
   const endBlock = () => {
     if (block) operators.push(ops.endText(), ops.popGraphicsState());
     block = null;
@@ -116,23 +123,23 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
 
   return {
     text(font, text, x, y, size, color, options = {}) {
-      if (text.trim() === '') return;
+      if (!/\S/.test(text)) return;
       if (options.angle === undefined && options.opacity === undefined) {
         if (!block) {
           operators.push(ops.pushGraphicsState(), ops.beginText());
-          block = { color: '', font: '' };
+          block = { color: null, font: '', size: 0 };
         }
-        const rgb = color.join(' ');
-        if (block.color !== rgb) {
+        if (block.color === null || block.color.some((c, i) => c !== color[i])) {
           operators.push(ops.setNonStrokingRGB(...color));
-          block.color = rgb;
+          block.color = color;
         }
         operators.push(ops.setTextMatrix(1, 0, 0, 1, x, y));
         for (const operator of font.show(register, text, size)) {
           if (operator.op === 'Tf') {
-            const name = operator.operands.join(' ');
-            if (block.font === name) continue;
+            const [name, at] = operator.operands as [string, number];
+            if (block.font === name && block.size === at) continue;
             block.font = name;
+            block.size = at;
           }
           operators.push(operator);
         }

@@ -1,6 +1,6 @@
-import type { PDF } from '@libpdf/core';
-import { createPageCanvas, type PageCanvas, type Rgb } from './page-canvas.js';
-import { adoptInheritedResources, readPageGeometry, type PageGeometry } from './page-geometry.js';
+import type { PDF, PDFPage } from '@libpdf/core';
+import type { PageCanvas, Rgb } from './page-canvas.js';
+import { readPageGeometry, type PageGeometry } from './page-geometry.js';
 import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './seal-fonts.js';
 import type { SealField, SealMark } from './seal-types.js';
 
@@ -17,9 +17,15 @@ type Matrix = readonly [number, number, number, number, number, number];
  * Draws every field's value inside its box on the original page, upright as the page is
  * displayed: signature and initials images keep their aspect ratio, text shrinks or wraps to
  * stay inside, a ticked checkbox gets a check mark; empty fields draw nothing. A field that
- * came from a text tag first gets its tag painted over.
+ * came from a text tag first gets its tag painted over. Each page is drawn on the canvas
+ * `canvasFor` gives, which the caller flushes.
  */
-export function drawFieldValues(pdf: PDF, fonts: SealFonts, fields: SealField[]): void {
+export function drawFieldValues(
+  pdf: PDF,
+  fonts: SealFonts,
+  fields: SealField[],
+  canvasFor: (page: PDFPage) => PageCanvas,
+): void {
   const pages = pdf.getPages();
   const byPage = new Map<number, SealField[]>();
   for (const field of fields) {
@@ -31,8 +37,7 @@ export function drawFieldValues(pdf: PDF, fonts: SealFonts, fields: SealField[])
     const page = pages[number - 1];
     if (!page) continue;
     const geometry = readPageGeometry(pdf, page);
-    adoptInheritedResources(pdf, page);
-    const canvas = createPageCanvas(pdf, page);
+    const canvas = canvasFor(page);
     canvas.within(displayedSpace(geometry), () => {
       for (const field of onPage) {
         const box = bottomUp(geometry, field);
@@ -44,7 +49,6 @@ export function drawFieldValues(pdf: PDF, fonts: SealFonts, fields: SealField[])
         drawValue(pdf, fonts, canvas, field, box);
       }
     });
-    canvas.flush();
   }
 }
 
@@ -129,22 +133,54 @@ function drawCheck(canvas: PageCanvas, box: Box) {
   canvas.line(x + side * 0.42, y + side * 0.22, x + side * 0.85, y + side * 0.82, INK, width);
 }
 
+/** Where a text's lines go in its box: the first baseline above the box's bottom, then down. */
+type TextLayout = { size: number; lines: string[]; firstBaseline: number; lineHeight: number };
+
+// Layouts by font, then by box size and text: the same value in the same size of box (initials
+// on every page, a date in each signee's date field) is laid out once per document.
+const layouts = new WeakMap<SealFont, Map<string, TextLayout>>();
+
+function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
+  const clean = font.clean(text.replace(/\s+/g, ' ').trim());
+  let known = layouts.get(font);
+  if (!known) layouts.set(font, (known = new Map()));
+  const key = `${box.width} ${box.height} ${clean}`;
+  let layout = known.get(key);
+  if (!layout) {
+    layout = layoutText(font, clean, box.width, box.height);
+    if (known.size >= 1_000) known.clear();
+    known.set(key, layout);
+  }
+  let baseline = box.y + layout.firstBaseline;
+  for (const line of layout.lines) {
+    canvas.text(font, line, box.x + 1, baseline, layout.size, TEXT);
+    baseline -= layout.lineHeight;
+  }
+}
+
 // The largest size (up to MAX_TEXT_SIZE and the box's height) at which the text fits the box:
 // on one line when that keeps it large enough, else wrapped at spaces over several lines (a
 // binary search over sizes); at the smallest size what still does not fit is cut with "...".
-function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
-  const clean = font.clean(text.replace(/\s+/g, ' ').trim());
-  const width = box.width - 2;
-  const largest = Math.min(MAX_TEXT_SIZE, box.height * 0.75);
+function layoutText(
+  font: SealFont,
+  clean: string,
+  boxWidth: number,
+  boxHeight: number,
+): TextLayout {
+  const width = boxWidth - 2;
+  const largest = Math.min(MAX_TEXT_SIZE, boxHeight * 0.75);
   const oneLine = Math.min(largest, width / Math.max(font.width(clean, 1), 1e-6));
   // Tall enough for a second line at the one-line size: wrapping may give a larger size.
-  const mayWrap = box.height >= oneLine * 2.3 && oneLine < largest;
+  const mayWrap = boxHeight >= oneLine * 2.3 && oneLine < largest;
   if (!mayWrap && oneLine >= MIN_TEXT_SIZE) {
-    const baseline = box.y + (box.height - oneLine * 0.7) / 2;
-    canvas.text(font, clean, box.x + 1, baseline, oneLine, TEXT);
-    return;
+    return {
+      size: oneLine,
+      lines: [clean],
+      firstBaseline: (boxHeight - oneLine * 0.7) / 2,
+      lineHeight: 0,
+    };
   }
-  const fits = (size: number) => wrap(font, clean, size, width).length * size * 1.15 <= box.height;
+  const fits = (size: number) => wrap(font, clean, size, width).length * size * 1.15 <= boxHeight;
   let [low, high] = [MIN_TEXT_SIZE, largest];
   if (!fits(low)) high = low;
   for (let step = 0; step < 8 && high - low > 0.25; step++) {
@@ -155,16 +191,17 @@ function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
   const size = fits(high) ? high : low;
   const lineHeight = size * 1.15;
   const lines = wrap(font, clean, size, width);
-  const fitting = Math.max(1, Math.floor(box.height / lineHeight));
+  const fitting = Math.max(1, Math.floor(boxHeight / lineHeight));
   const shown = lines.slice(0, fitting);
   if (lines.length > fitting) {
     shown[fitting - 1] = fitText(font, lines.slice(fitting - 1).join(' '), size, width);
   }
-  let baseline = box.y + (box.height + shown.length * lineHeight) / 2 - size * 0.95;
-  for (const line of shown) {
-    canvas.text(font, fitText(font, line, size, width), box.x + 1, baseline, size, TEXT);
-    baseline -= lineHeight;
-  }
+  return {
+    size,
+    lines: shown.map((line) => fitText(font, line, size, width)),
+    firstBaseline: (boxHeight + shown.length * lineHeight) / 2 - size * 0.95,
+    lineHeight,
+  };
 }
 
 /** `text` broken at spaces into lines no wider than `width` at `size`. */

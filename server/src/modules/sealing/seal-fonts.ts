@@ -145,10 +145,13 @@ export function embedSealFonts(pdf: PDF): SealFonts {
     shapedMember(pdf, SHAPED_FONTS.at(-1)!, shaped),
   ];
   return {
-    regular: fontStack(members),
+    regular: fontStack(members, { cache: stackCaches.regular }),
     bold: standardSealFont('Helvetica-Bold'),
     get script() {
-      script ??= fontStack([plainMember(pdf, PLAIN_FONTS.script)], { placeholder: '?' });
+      script ??= fontStack([plainMember(pdf, PLAIN_FONTS.script)], {
+        placeholder: '?',
+        cache: stackCaches.script,
+      });
       return script;
     },
     mono: standardSealFont('Courier'),
@@ -172,32 +175,41 @@ function plainMember(pdf: PDF, path: string): Member {
   // Each character is handed to the document's font (which records it for the subset) once;
   // after that its glyph id comes from the process's table.
   const recorded = new Set<string>();
+  // The same texts come back many times in a document (names, e-mail addresses, dates, "Ticked"
+  // on the certificate): each is encoded once.
+  const encoded = new Map<string, PdfString>();
+  const encode = (font: EmbeddedFont, text: string): PdfString => {
+    const { gids } = probeFont(path);
+    const chars = Array.from(text);
+    const fresh = [...new Set(chars.filter((char) => !recorded.has(char)))];
+    if (fresh.length > 0) {
+      const ids = font.encodeTextToGids(fresh.join(''));
+      fresh.forEach((char, i) => {
+        gids.set(char, ids[i]);
+        recorded.add(char);
+      });
+    }
+    // Identity-H: two bytes per glyph id.
+    const bytes = new Uint8Array(chars.length * 2);
+    chars.forEach((char, i) => {
+      const gid = gids.get(char)!;
+      bytes[i * 2] = gid >> 8;
+      bytes[i * 2 + 1] = gid & 0xff;
+    });
+    return PdfString.fromBytes(bytes);
+  };
   return {
     covers: (codePoint) => probeFont(path).font.canEncode(String.fromCodePoint(codePoint)),
     width: (text, size) => cachedWidth(probeFont(path), text) * size,
     show(register, text, size) {
       font ??= embedShared(pdf, path);
-      const { gids } = probeFont(path);
-      const chars = Array.from(text);
-      const fresh = [...new Set(chars.filter((char) => !recorded.has(char)))];
-      if (fresh.length > 0) {
-        const ids = font.encodeTextToGids(fresh.join(''));
-        fresh.forEach((char, i) => {
-          gids.set(char, ids[i]);
-          recorded.add(char);
-        });
+      let string = encoded.get(text);
+      if (!string) {
+        string = encode(font, text);
+        if (encoded.size >= 1_000) encoded.clear();
+        encoded.set(text, string);
       }
-      // Identity-H: two bytes per glyph id.
-      const bytes = new Uint8Array(chars.length * 2);
-      chars.forEach((char, i) => {
-        const gid = gids.get(char)!;
-        bytes[i * 2] = gid >> 8;
-        bytes[i * 2 + 1] = gid & 0xff;
-      });
-      return [
-        ops.setFont(`/${register.font(font)}`, size),
-        ops.showText(PdfString.fromBytes(bytes)),
-      ];
+      return [ops.setFont(`/${register.font(font)}`, size), ops.showText(string)];
     },
   };
 }
@@ -230,39 +242,67 @@ const NEUTRAL = /^[\s\p{P}\p{N}]$/u;
 const IGNORABLE = /^[\p{Default_Ignorable_Code_Point}\u{1f3fb}-\u{1f3ff}]$/u;
 
 /**
+ * What a font stack works out about texts, whichever document it draws them into: which
+ * member draws each character, each text cleaned, split into runs (by member index) and
+ * measured at size 1. Shared by every document's stack of the same members, so a seal does not
+ * work out again what the last one did (the certificate's own words, the same names, dates).
+ */
+type StackCache = {
+  choice: Map<string, number>;
+  cleaned: Map<string, string>;
+  runs: Map<string, Array<[number, string]>>;
+  widths: Map<string, number>;
+};
+
+const stackCaches = {
+  regular: newStackCache(),
+  script: newStackCache(),
+};
+
+function newStackCache(): StackCache {
+  return { choice: new Map(), cleaned: new Map(), runs: new Map(), widths: new Map() };
+}
+
+// Each cache starts over when full: the texts in use come back at once.
+function remember<V>(map: Map<string, V>, key: string, value: V, max = 5_000): V {
+  if (map.size >= max) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+/**
  * A font stack: each character drawn by the first member that has it, in runs (one font
  * operator each); a character none has is drawn as a placeholder box, never a question mark.
  */
-function fontStack(members: Member[], options: { placeholder?: string } = {}): SealFont {
-  const choice = new Map<string, number>();
+function fontStack(
+  members: Member[],
+  options: { placeholder?: string; cache: StackCache },
+): SealFont {
+  const { choice, cleaned, runs: known, widths } = options.cache;
   const memberFor = (char: string): number => {
     let index = choice.get(char);
     if (index === undefined) {
       const codePoint = char.codePointAt(0)!;
       index = members.findIndex((m) => m.script?.test(char) && m.covers(codePoint));
       if (index < 0) index = members.findIndex((member) => member.covers(codePoint));
-      choice.set(char, index);
+      remember(choice, char, index);
     }
     return index;
   };
   const placeholder = options.placeholder ?? PLACEHOLDER;
-  const cleaned = new Map<string, string>();
   const clean = (text: string): string => {
-    let found = cleaned.get(text);
-    if (found === undefined) {
-      found = Array.from(stripControls(text), (char) => {
-        if (memberFor(char) >= 0) return char;
-        if (IGNORABLE.test(char)) return '';
-        const base = stripDiacritics(char);
-        const drawable = base !== '' && Array.from(base).every((c) => memberFor(c) >= 0);
-        return drawable ? base : placeholder;
-      }).join('');
-      if (cleaned.size >= 1_000) cleaned.clear();
-      cleaned.set(text, found);
-    }
-    return found;
+    const found = cleaned.get(text);
+    if (found !== undefined) return found;
+    const drawn = Array.from(stripControls(text), (char) => {
+      if (memberFor(char) >= 0) return char;
+      if (IGNORABLE.test(char)) return '';
+      const base = stripDiacritics(char);
+      const drawable = base !== '' && Array.from(base).every((c) => memberFor(c) >= 0);
+      return drawable ? base : placeholder;
+    }).join('');
+    return remember(cleaned, text, drawn);
   };
-  const split = (text: string): Array<[Member, string]> => {
+  const split = (text: string): Array<[number, string]> => {
     // Nearly all text is in the first font alone: one run, nothing to decide.
     let mixed = false;
     for (const char of text) {
@@ -271,7 +311,7 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
         break;
       }
     }
-    if (!mixed) return [[members[0], text]];
+    if (!mixed) return [[0, text]];
     const out: Array<{ index: number; text: string; rtl: boolean }> = [];
     for (const char of text) {
       const last = out.at(-1);
@@ -299,36 +339,28 @@ function fontStack(members: Member[], options: { placeholder?: string } = {}): S
       out[i].text = out[i].text.slice(0, -trailing.length);
       out[i + 1].text = trailing + out[i + 1].text;
     }
-    return out.map((run) => [members[run.index], run.text]);
+    return out.map((run) => [run.index, run.text]);
   };
   // Layout measures the same strings many times over (shrinking to fit, wrapping).
-  const known = new Map<string, Array<[Member, string]>>();
-  const runs = (text: string): Array<[Member, string]> => {
-    let found = known.get(text);
-    if (!found) {
-      found = split(text);
-      if (known.size >= 1_000) known.clear();
-      known.set(text, found);
-    }
-    return found;
-  };
+  const runs = (text: string): Array<[number, string]> =>
+    known.get(text) ?? remember(known, text, split(text));
   // Widths grow with the size: each text is measured once, at size 1. Wrapping a field's text
   // tries the same lines at up to ten sizes.
-  const widths = new Map<string, number>();
   const widthAtOne = (text: string): number => {
-    let found = widths.get(text);
-    if (found === undefined) {
-      found = runs(text).reduce((total, [member, run]) => total + member.width(run, 1), 0);
-      if (widths.size >= 5_000) widths.clear();
-      widths.set(text, found);
-    }
-    return found;
+    const found = widths.get(text);
+    if (found !== undefined) return found;
+    const width = runs(text).reduce((total, [i, run]) => total + members[i].width(run, 1), 0);
+    return remember(widths, text, width);
   };
   return {
     clean,
     width: (text, size) => widthAtOne(text) * size,
-    show: (register, text, size) =>
-      runs(text).flatMap(([member, run]) => member.show(register, run, size)),
+    show: (register, text, size) => {
+      const found = runs(text);
+      return found.length === 1
+        ? members[found[0][0]].show(register, found[0][1], size)
+        : found.flatMap(([i, run]) => members[i].show(register, run, size));
+    },
   };
 }
 
@@ -397,10 +429,27 @@ export function fontCovers(font: SealFont, text: string): boolean {
   return font.clean(text) === stripControls(text);
 }
 
+// Fitted texts by font, then by size, width and text: an audit certificate fits the same names,
+// addresses and values into the same columns row after row.
+const fitted = new WeakMap<SealFont, Map<string, string>>();
+
 /** Cleans `text` for `font` and shortens it with "..." until it fits `maxWidth` points. */
 export function fitText(font: SealFont, text: string, size: number, maxWidth: number): string {
   const clean = font.clean(text);
   if (font.width(clean, size) <= maxWidth) return clean;
+  let known = fitted.get(font);
+  if (!known) fitted.set(font, (known = new Map()));
+  const key = `${size} ${maxWidth} ${clean}`;
+  let found = known.get(key);
+  if (found === undefined) {
+    found = shorten(font, clean, size, maxWidth);
+    if (known.size >= 1_000) known.clear();
+    known.set(key, found);
+  }
+  return found;
+}
+
+function shorten(font: SealFont, clean: string, size: number, maxWidth: number): string {
   const chars = Array.from(clean);
   let low = 0;
   let high = chars.length;

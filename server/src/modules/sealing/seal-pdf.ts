@@ -6,6 +6,7 @@ import {
   type ActiveContentKind,
 } from './active-content.js';
 import { carriesSignatures } from './find-signatures.js';
+import { pageCanvas, type PageCanvas } from './page-canvas.js';
 import './native-deflate.js';
 import { readPageGeometry } from './page-geometry.js';
 import { drawSandboxMark } from './sandbox-mark.js';
@@ -106,8 +107,17 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   pdf = await PDF.load(await pdf.save({ incremental: false }));
   const originalPages = pdf.getPages();
   const fonts = embedSealFonts(pdf);
-  if (input.fields?.length) drawFieldValues(pdf, fonts, input.fields);
-  if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page);
+  // One canvas per original page: its field values and its sandbox mark become one content
+  // stream, where each would add its own (and the first, two more around the page's content).
+  const canvases = new Map<PDFPage, PageCanvas>();
+  const canvasFor = (page: PDFPage): PageCanvas => {
+    let canvas = canvases.get(page);
+    if (!canvas) canvases.set(page, (canvas = pageCanvas(pdf, page)));
+    return canvas;
+  };
+  if (input.fields?.length) drawFieldValues(pdf, fonts, input.fields, canvasFor);
+  if (input.sandbox) for (const page of originalPages) drawSandboxMark(pdf, page, canvasFor(page));
+  for (const canvas of canvases.values()) canvas.flush();
   const size = appendixPageSize(pdf, originalPages[0]);
   // Removed active content has a line of its own on the certificate.
   const notes = [
