@@ -43,7 +43,7 @@ function runOnce(root: string): Promise<number> {
     });
     child.on('error', reject);
     child.on('exit', (code) => {
-      const ratio = /ratio of medians: ([\d.]+)%/.exec(out)?.[1];
+      const ratio = /ratio of medians(?: to the fsyncing bare route)?: ([\d.]+)%/.exec(out)?.[1];
       if (code !== 0 || !ratio) reject(new Error(`${bench} in ${root} exited ${code}`));
       else resolve(Number(ratio) / 100);
     });

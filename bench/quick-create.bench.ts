@@ -54,17 +54,20 @@ export type QuickCreateBenchResult = {
     bodyBytes: number;
   };
   bare: TargetFigures;
-  /** The bare route fsyncing each file before answering: informative, not the goal's. */
+  /** The bare route fsyncing each file before answering, as the service does: the goal's. */
   bareDurable: TargetFigures;
   service: TargetFigures;
+  /** service / bare, informative (issue 3's goal was 60% of it). */
   ratio: number;
-  /** service / bareDurable, informative. */
+  /** service / bareDurable: the goal's (issue 30). */
   durableRatio: number;
   goal: number;
   passed: boolean;
 };
 
-const GOAL = 0.6;
+// Of the bare handler that fsyncs each file as the service does (issue 30; issue 3 asked for
+// 60% of the bare handler that does not).
+const GOAL = 0.9;
 const PDF_BYTES = 200 * 1000;
 /** The multipart boundary of buildQuickCreateBody. */
 export const BOUNDARY = '----signet-bench-4f1d2c';
@@ -247,7 +250,7 @@ export async function runQuickCreateBench(
       ratio,
       durableRatio: serviceFigures.medianRequestsPerSecond / bareDurable.medianRequestsPerSecond,
       goal: GOAL,
-      passed: ratio >= GOAL,
+      passed: serviceFigures.medianRequestsPerSecond / bareDurable.medianRequestsPerSecond >= GOAL,
     };
   } finally {
     await children.stopAll();
@@ -273,10 +276,10 @@ export function formatQuickCreateBench(result: QuickCreateBenchResult): string {
       `(rotating order) after ${s.warmupSeconds} s warm-up; ${s.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL (fsync on)'} + local files, LOG_LEVEL=warn`,
     'req/s per round:',
     row('bare Fastify + multipart -> disk', result.bare),
-    row('bare, each file fsynced (informative)', result.bareDurable),
+    row('bare, each file fsynced (the goal is against it)', result.bareDurable),
     row('POST /api/documents/quick-create', result.service),
-    `ratio of medians: ${(result.ratio * 100).toFixed(1)}% (goal >= ${result.goal * 100}%): ${result.passed ? 'PASS' : 'FAIL'}; ` +
-      `${(result.durableRatio * 100).toFixed(1)}% of the fsyncing bare route`,
+    `ratio of medians to the fsyncing bare route: ${(result.durableRatio * 100).toFixed(1)}% (goal >= ${result.goal * 100}%): ${result.passed ? 'PASS' : 'FAIL'}; ` +
+      `${(result.ratio * 100).toFixed(1)}% of the bare route that does not fsync`,
   ].join('\n');
 }
 

@@ -106,11 +106,12 @@ export async function runSignToSignedBench(
       latenciesMs: latencies,
       medianMs: median(latencies),
       p90Ms: percentile(latencies, 90),
-      goalMs: 1000,
-      met: median(latencies) < 1000,
+      // Issue 30 (issue 4 asked for a median under 1000 ms).
+      goalMs: 30,
+      met: median(latencies) < 30 && percentile(latencies, 90) < 100,
     };
     log(
-      `last signature -> signed (10-page PDF, SQLite): median ${result.medianMs} ms, p90 ${result.p90Ms} ms (goal: median < ${result.goalMs} ms) ${result.met ? 'MET' : 'MISSED'}`,
+      `last signature -> signed (10-page PDF, SQLite): median ${result.medianMs} ms, p90 ${result.p90Ms} ms (goal: median < ${result.goalMs} ms, p90 < 100 ms) ${result.met ? 'MET' : 'MISSED'}`,
     );
     return result;
   } finally {

@@ -77,7 +77,8 @@ export type TenantGetBenchResult = {
   machine: { cpus: number; loadAverageBefore: number; loadAverageAfter: number };
 };
 
-const GOAL = 0.4;
+// Issue 2 asked for 40%; issue 30 raises it.
+const GOAL = 0.6;
 const PIPELINING = 1;
 // RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST as startService sets them: the per-key token
 // bucket runs on every request but never refuses one.

@@ -2,7 +2,7 @@
 // `node --import tsx bench/support/bare-upload-server.ts PORT DIR [--fsync]`. Fastify 5 with the
 // service's multipart limits streams the file part to a new file in DIR and answers 201, like
 // quick-create without authentication, checks or database. `--fsync` also makes each file
-// durable before answering, as the service's local storage does (the informative baseline).
+// durable before answering, as the service's local storage does (the baseline of the goal).
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import path from 'node:path';
