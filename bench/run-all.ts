@@ -27,6 +27,11 @@ const rate = (n: number) => `${n.toFixed(0)} req/s`;
 const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 const cpu = (n: number | null) => (n === null ? 'CPU n/a' : `${n.toFixed(0)} µs CPU`);
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+/** The range of a figure over a benchmark's rounds, beside its median. */
+const range = (runs: Array<{ requestsPerSecond: number }>) => {
+  const xs = runs.map((r) => r.requestsPerSecond);
+  return `${runs.length} rounds ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
+};
 
 // seal.bench.ts and webhooks.bench.ts run at import, so they run as children and their
 // printed report is read back.
@@ -70,8 +75,8 @@ const BENCHES: Bench[] = [
       return [
         {
           figure: `GET /api/tenants/{tenantId}, ${r.settings.connections} connections (req/s; p99 ${ms(r.service.medianLatencyP99Ms)})`,
-          value: `${rate(r.service.medianRequestsPerSecond)} = ${pct(r.ratio)} of bare`,
-          baseline: `bare Fastify GET: ${rate(r.bare.medianRequestsPerSecond)}`,
+          value: `${rate(r.service.medianRequestsPerSecond)} (${range(r.service.runs)}) = ${pct(r.ratio)} of bare`,
+          baseline: `bare Fastify GET: ${rate(r.bare.medianRequestsPerSecond)} (${range(r.bare.runs)})`,
           goal: '≥ 60% of bare',
           met: r.passed,
         },
@@ -91,9 +96,9 @@ const BENCHES: Bench[] = [
       return [
         {
           figure: `quick-create, 200 KB PDF + 2 signees, ${r.settings.connections} connections, SQLite (server CPU per request)`,
-          value: `${rate(r.service.medianRequestsPerSecond)} = ${pct(r.durableRatio)} of the fsyncing bare (${cpu(r.service.medianCpuMicrosPerRequest)})`,
+          value: `${rate(r.service.medianRequestsPerSecond)} (${range(r.service.runs)}) = ${pct(r.durableRatio)} of the fsyncing bare (${cpu(r.service.medianCpuMicrosPerRequest)})`,
           baseline:
-            `bare Fastify multipart → disk, each file fsynced: ${rate(r.bareDurable.medianRequestsPerSecond)} (${cpu(r.bareDurable.medianCpuMicrosPerRequest)}); ` +
+            `bare Fastify multipart → disk, each file fsynced: ${rate(r.bareDurable.medianRequestsPerSecond)} (${range(r.bareDurable.runs)}; ${cpu(r.bareDurable.medianCpuMicrosPerRequest)}); ` +
             `informative, without the fsync: ${rate(r.bare.medianRequestsPerSecond)} (${cpu(r.bare.medianCpuMicrosPerRequest)}), service = ${pct(r.ratio)} of it`,
           goal: '≥ 90% of the fsyncing bare',
           met: r.passed,
