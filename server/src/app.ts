@@ -97,7 +97,8 @@ export async function buildApp(options: {
   // take callbacks so the common case (nothing to do) allocates no promise.
   app.addHook('preHandler', (request, reply, done) => {
     if (request.method !== 'POST' || isMultipart(request)) return done();
-    const fingerprint = requestFingerprint([request.method, request.url, request.body ?? null]);
+    const fingerprint = () =>
+      requestFingerprint([request.method, request.url, request.body ?? null]);
     // When begin() answers (a replay or a conflict) the request ends there: done is not called.
     idempotency.begin(request, reply, fingerprint).then((answered) => {
       if (!answered) done();

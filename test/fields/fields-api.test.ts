@@ -180,6 +180,24 @@ describe.each(ENGINES)('fields API on %s', (engine) => {
     },
   );
 
+  it("tells every problem of a field at once, each at its property, in zod's words", async () => {
+    const res = await create([
+      { ...signature(0), type: 'dropdown', x: -5, y: 200_000, width: 0.5, page: 1.5 },
+    ]);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { path: 'fields[0].page', message: 'Invalid input: expected int, received number' },
+      { path: 'fields[0].x', message: 'Too small: expected number to be >=0' },
+      { path: 'fields[0].y', message: 'Too big: expected number to be <=100000' },
+      { path: 'fields[0].width', message: 'must be at least 1 point' },
+    ]);
+    const dropdown = await create([{ ...signature(0), type: 'dropdown', x: -5 }]);
+    expect(dropdown.body.errors).toEqual([
+      { path: 'fields[0].x', message: 'Too small: expected number to be >=0' },
+      { path: 'fields[0].options', message: 'a dropdown needs at least one option' },
+    ]);
+  });
+
   it('places fields on the page as displayed: /Rotate and CropBox honoured', async () => {
     const file = await rotatedAndCroppedPdf();
     // Page 1 shows 842 wide and 595 high; page 2 shows its 300 × 200 crop.

@@ -34,14 +34,19 @@ export function requestFingerprint(parts: unknown[]): string {
  * while the first is still running is 409.
  */
 export function createIdempotency(db: Db) {
-  /** Claims the key or answers the request from the stored response; true when answered. */
+  /**
+   * Claims the key or answers the request from the stored response; true when answered. The
+   * request's fingerprint is worked out only when it carries a key (hashing a quick-create's
+   * parts is wasted on the requests that carry none).
+   */
   async function begin(
     request: FastifyRequest,
     reply: FastifyReply,
-    fingerprint: string,
+    fingerprintOf: () => string,
   ): Promise<boolean> {
     const key = request.headers[HEADER];
     if (typeof key !== 'string' || key.length === 0) return false;
+    const fingerprint = fingerprintOf();
     if (key.length > 255) {
       throw new AppError('malformed_request', 'Idempotency-Key must be at most 255 characters.');
     }
@@ -67,7 +72,7 @@ export function createIdempotency(db: Db) {
       return false;
     }
     const existing = await repo.findKey(db.kysely, slot);
-    if (!existing) return begin(request, reply, fingerprint);
+    if (!existing) return begin(request, reply, () => fingerprint);
     if (existing.request_hash !== fingerprint) {
       throw new AppError(
         'idempotency_key_reused',

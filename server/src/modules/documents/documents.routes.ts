@@ -95,12 +95,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
           signeeCount: fields.data.signees.length,
           kept: parts.ends?.whole,
         });
-        const fingerprint = requestFingerprint([
-          request.url,
-          parts.fields,
-          upload.sha256,
-          upload.filename,
-        ]);
+        const fingerprint = () =>
+          requestFingerprint([request.url, parts.fields, upload.sha256, upload.filename]);
         if (await deps.idempotency.begin(request, reply, fingerprint)) {
           await deps.storage.delete(upload.key);
           return reply;

@@ -36,6 +36,8 @@ function bounded(min: number, max: number, options: { integer?: boolean; tooSmal
           minimum: min,
           inclusive: true,
           input: value,
+          // As zod's own .min(): the field's other rules are still checked and told.
+          continue: true,
           ...(options.tooSmall ? { message: options.tooSmall } : {}),
         });
       } else if (value > max) {
@@ -45,6 +47,7 @@ function bounded(min: number, max: number, options: { integer?: boolean; tooSmal
           maximum: max,
           inclusive: true,
           input: value,
+          continue: true,
         });
       }
     });
