@@ -1,6 +1,6 @@
 import type { PDF, PDFPage } from '@libpdf/core';
 import { readPageGeometry, visualToUser, type PageGeometry } from './page-geometry.js';
-import { pageCanvas, type PageCanvas, type Rgb } from './page-canvas.js';
+import type { PageCanvas, Rgb } from './page-canvas.js';
 import { standardSealFont } from './seal-fonts.js';
 
 export const SANDBOX_MARK_TEXT = 'SANDBOX - NOT LEGALLY BINDING';
@@ -11,18 +11,17 @@ const markWidth = (size: number): number => MARK_FONT.width(SANDBOX_MARK_TEXT, s
 
 /**
  * Draws the sandbox banner and diagonal watermark upright as displayed, whatever the page's
- * /Rotate or box: on `canvas` when given (its caller flushes it), else on a canvas of its own.
+ * /Rotate or box, on the page's `canvas` (before what else it draws there: the mark is behind
+ * it); the caller flushes the canvas.
  */
-export function drawSandboxMark(pdf: PDF, page: PDFPage, canvas?: PageCanvas): void {
+export function drawSandboxMark(pdf: PDF, page: PDFPage, canvas: PageCanvas): void {
   const geometry = readPageGeometry(pdf, page);
-  const own = canvas ? null : pageCanvas(pdf, page);
-  const target = canvas ?? own!;
   const { visualWidth: vw, visualHeight: vh } = geometry;
 
   const bannerSize = Math.min(10, (vw - 20) / markWidth(1));
   const bannerWidth = markWidth(bannerSize);
   for (const v of [vh - 14 - bannerSize * 0.7, 10]) {
-    drawUpright(target, geometry, (vw - bannerWidth) / 2, v, 0, bannerSize, 1);
+    drawUpright(canvas, geometry, (vw - bannerWidth) / 2, v, 0, bannerSize, 1);
   }
 
   const angle = Math.atan2(vh, vw);
@@ -32,8 +31,7 @@ export function drawSandboxMark(pdf: PDF, page: PDFPage, canvas?: PageCanvas): v
   // Start the baseline so that the text's centre lands on the page's centre.
   const u = vw / 2 - (textWidth / 2) * Math.cos(angle) + (capHeight / 2) * Math.sin(angle);
   const v = vh / 2 - (textWidth / 2) * Math.sin(angle) - (capHeight / 2) * Math.cos(angle);
-  drawUpright(target, geometry, u, v, (angle * 180) / Math.PI, size, 0.18);
-  own?.flush();
+  drawUpright(canvas, geometry, u, v, (angle * 180) / Math.PI, size, 0.18);
 }
 
 function drawUpright(

@@ -1,7 +1,14 @@
 import type { PDF, PDFPage } from '@libpdf/core';
 import type { PageCanvas, Rgb } from './page-canvas.js';
 import { readPageGeometry, type PageGeometry } from './page-geometry.js';
-import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './seal-fonts.js';
+import {
+  fitSize,
+  fitText,
+  fontCovers,
+  remember,
+  type SealFont,
+  type SealFonts,
+} from './seal-fonts.js';
 import type { SealField, SealMark } from './seal-types.js';
 
 const INK: Rgb = [0.05, 0.12, 0.4];
@@ -145,12 +152,8 @@ function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
   let known = layouts.get(font);
   if (!known) layouts.set(font, (known = new Map()));
   const key = `${box.width} ${box.height} ${clean}`;
-  let layout = known.get(key);
-  if (!layout) {
-    layout = layoutText(font, clean, box.width, box.height);
-    if (known.size >= 1_000) known.clear();
-    known.set(key, layout);
-  }
+  const layout =
+    known.get(key) ?? remember(known, key, layoutText(font, clean, box.width, box.height), 1_000);
   let baseline = box.y + layout.firstBaseline;
   for (const line of layout.lines) {
     canvas.text(font, line, box.x + 1, baseline, layout.size, TEXT);

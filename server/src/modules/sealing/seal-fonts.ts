@@ -203,12 +203,7 @@ function plainMember(pdf: PDF, path: string): Member {
     width: (text, size) => cachedWidth(probeFont(path), text) * size,
     show(register, text, size) {
       font ??= embedShared(pdf, path);
-      let string = encoded.get(text);
-      if (!string) {
-        string = encode(font, text);
-        if (encoded.size >= 1_000) encoded.clear();
-        encoded.set(text, string);
-      }
+      const string = encoded.get(text) ?? remember(encoded, text, encode(font, text), 1_000);
       return [ops.setFont(`/${register.font(font)}`, size), ops.showText(string)];
     },
   };
@@ -263,8 +258,8 @@ function newStackCache(): StackCache {
   return { choice: new Map(), cleaned: new Map(), runs: new Map(), widths: new Map() };
 }
 
-// Each cache starts over when full: the texts in use come back at once.
-function remember<V>(map: Map<string, V>, key: string, value: V, max = 5_000): V {
+/** Stores `value` in a cache that starts over when full: the texts in use come back at once. */
+export function remember<V>(map: Map<string, V>, key: string, value: V, max = 5_000): V {
   if (map.size >= max) map.clear();
   map.set(key, value);
   return value;
@@ -440,13 +435,7 @@ export function fitText(font: SealFont, text: string, size: number, maxWidth: nu
   let known = fitted.get(font);
   if (!known) fitted.set(font, (known = new Map()));
   const key = `${size} ${maxWidth} ${clean}`;
-  let found = known.get(key);
-  if (found === undefined) {
-    found = shorten(font, clean, size, maxWidth);
-    if (known.size >= 1_000) known.clear();
-    known.set(key, found);
-  }
-  return found;
+  return known.get(key) ?? remember(known, key, shorten(font, clean, size, maxWidth), 1_000);
 }
 
 function shorten(font: SealFont, clean: string, size: number, maxWidth: number): string {

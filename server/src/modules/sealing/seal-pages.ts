@@ -18,8 +18,8 @@ export type PagesContext = {
   documentId: string;
   /** The document's language: headings, labels and times on these pages. */
   language: string;
-  /** Called on every page this module adds, e.g. to draw the sandbox mark. */
-  decorate: (page: PDFPage) => void;
+  /** Called on every page this module adds, with its canvas, before anything is drawn on it. */
+  decorate: (page: PDFPage, canvas: PageCanvas) => void;
 };
 
 const MARGIN = 50;
@@ -241,8 +241,8 @@ function startPage(
   const m = messages(ctx.language).seal;
   const title = continued ? format(m.continued, { title: heading }) : heading;
   const page = ctx.pdf.addPage({ width: ctx.size.width, height: ctx.size.height });
-  ctx.decorate(page);
   const canvas = createPageCanvas(ctx.pdf, page);
+  ctx.decorate(page, canvas);
   const { fonts, size } = ctx;
   const contentWidth = size.width - 2 * MARGIN;
   let y = size.height - MARGIN - TOP_GAP;

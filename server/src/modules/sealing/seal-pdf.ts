@@ -228,8 +228,8 @@ async function appendAndSign(
     documentName: input.documentName,
     documentId: input.documentId,
     language: input.language ?? 'en',
-    decorate: (page: PDFPage) => {
-      if (input.sandbox) drawSandboxMark(pdf, page);
+    decorate: (page: PDFPage, canvas: PageCanvas) => {
+      if (input.sandbox) drawSandboxMark(pdf, page, canvas);
     },
   };
   if (!how.fieldsDrawn) addSignaturePages(ctx, input.signatures);
