@@ -53,7 +53,8 @@ const adopted = (mark: SignatureInput): AdoptedMark =>
 
 // Resolves a link to its signee and document; finished documents answer 410.
 async function resolveLink(db: DbOrTrx, token: string, lock?: Engine) {
-  let signee = await repo.findSigneeByTokenHash(db, hashSecret(token));
+  const tokenHash = hashSecret(token);
+  let signee = await repo.findSigneeByTokenHash(db, tokenHash);
   if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
   // In a transaction that changes the document, it is held until the commit (lockDocument), and
   // the signee read again under the lock: signees of one wave sign whenever they like, and two
@@ -61,7 +62,7 @@ async function resolveLink(db: DbOrTrx, token: string, lock?: Engine) {
   const document = lock
     ? await repo.lockDocument(db, lock, signee.document_id)
     : await repo.findDocument(db, signee.document_id);
-  if (lock) signee = await repo.findSigneeByTokenHash(db, hashSecret(token));
+  if (lock) signee = await repo.findSigneeByTokenHash(db, tokenHash);
   if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
   if (!document) throw new AppError('not_found', 'This signing link does not exist.');
   if (!isOpenForSigning(document.status)) {
