@@ -23,6 +23,7 @@ import {
   createKeyAndTenant,
   isMain,
   median,
+  minMax,
   startService,
   withCpuPerRequest,
 } from './support/processes.js';
@@ -38,8 +39,6 @@ type Run = LoadRun & {
   mainThreadMicrosPerRequest: number | null;
 };
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-const spread = (xs: number[], digits = 0) =>
-  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 /** Twenty fields over the two pages for the two signees, of every type. */
 export function twentyFields(): unknown[] {
@@ -272,13 +271,13 @@ if (isMain(import.meta.url)) {
   console.log(
     [
       `quick-create, 200 KB PDF + 2 signees, ${values.connections} connections, SQLite; ${values.rounds} rounds x ${values.duration} s per body (alternating)`,
-      `  no fields: median ${rps(qc['no fields']).toFixed(0)} req/s (runs ${spread(qc['no fields'].map((r) => r.requestsPerSecond))})${cpuLine(qc['no fields'])}`,
-      `  20 fields: median ${rps(qc['20 fields']).toFixed(0)} req/s (runs ${spread(qc['20 fields'].map((r) => r.requestsPerSecond))})${cpuLine(qc['20 fields'])}`,
-      `  ratio: ${qcRatio.toFixed(2)}x (goal >= ${QUICK_CREATE_GOAL}x): ${qcRatio >= QUICK_CREATE_GOAL ? 'PASS' : 'FAIL'} (the rounds' own ratios: median ${median(roundRatios).toFixed(2)}, ${spread(roundRatios, 2)}${mainNone && mainFields ? `; main-thread CPU per request ${(mainNone / mainFields).toFixed(2)}x` : ''})`,
+      `  no fields: median ${rps(qc['no fields']).toFixed(0)} req/s (runs ${minMax(qc['no fields'].map((r) => r.requestsPerSecond))})${cpuLine(qc['no fields'])}`,
+      `  20 fields: median ${rps(qc['20 fields']).toFixed(0)} req/s (runs ${minMax(qc['20 fields'].map((r) => r.requestsPerSecond))})${cpuLine(qc['20 fields'])}`,
+      `  ratio: ${qcRatio.toFixed(2)}x (goal >= ${QUICK_CREATE_GOAL}x): ${qcRatio >= QUICK_CREATE_GOAL ? 'PASS' : 'FAIL'} (the rounds' own ratios: median ${median(roundRatios).toFixed(2)}, ${minMax(roundRatios, 2)}${mainNone && mainFields ? `; main-thread CPU per request ${(mainNone / mainFields).toFixed(2)}x` : ''})`,
       `sealing a 10-page PDF, median of ${SEAL_RUNS} each (alternating)`,
-      `  no fields: ${sealNone.toFixed(1)} ms (runs ${spread(seal.none, 1)})`,
-      `  40 fields: ${sealFields.toFixed(1)} ms (runs ${spread(seal['40 fields'], 1)})`,
-      `  ratio: ${sealRatio.toFixed(2)}x (goal <= ${SEAL_GOAL}x): ${sealRatio <= SEAL_GOAL ? 'PASS' : 'FAIL'} (the iterations' own ratios: median ${median(sealRatios).toFixed(2)}, ${spread(sealRatios, 2)})`,
+      `  no fields: ${sealNone.toFixed(1)} ms (runs ${minMax(seal.none, 1)})`,
+      `  40 fields: ${sealFields.toFixed(1)} ms (runs ${minMax(seal['40 fields'], 1)})`,
+      `  ratio: ${sealRatio.toFixed(2)}x (goal <= ${SEAL_GOAL}x): ${sealRatio <= SEAL_GOAL ? 'PASS' : 'FAIL'} (the iterations' own ratios: median ${median(sealRatios).toFixed(2)}, ${minMax(sealRatios, 2)})`,
     ].join('\n'),
   );
 }

@@ -14,7 +14,7 @@ import { PDF } from '@libpdf/core';
 import { requireOpenablePdf } from '../server/src/modules/documents/pdf-open.js';
 import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
-import { isMain, median } from './support/processes.js';
+import { isMain, median, minMax } from './support/processes.js';
 
 const REPAIR_GOAL_MS = 1000;
 const CJK_RATIO_GOAL = 1.5;
@@ -41,7 +41,7 @@ export async function damagedTenMegabytes(): Promise<Uint8Array> {
 }
 
 const spread = (times: number[]) =>
-  `median ${median(times).toFixed(0)} ms (runs ${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)} ms)`;
+  `median ${median(times).toFixed(0)} ms (runs ${minMax(times)} ms)`;
 
 function sealInput(
   original: Uint8Array,

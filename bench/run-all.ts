@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT } from './support/processes.js';
+import { minMax, ROOT } from './support/processes.js';
 
 /** One figure of a benchmark: what was measured, against what, and whether the goal is met. */
 export type Row = { figure: string; value: string; baseline: string; goal: string; met: boolean };
@@ -28,10 +28,8 @@ const pct = (n: number) => `${(n * 100).toFixed(1)}%`;
 const cpu = (n: number | null) => (n === null ? 'CPU n/a' : `${n.toFixed(0)} µs CPU`);
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 /** The range of a figure over a benchmark's rounds, beside its median. */
-const range = (runs: Array<{ requestsPerSecond: number }>) => {
-  const xs = runs.map((r) => r.requestsPerSecond);
-  return `${runs.length} rounds ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
-};
+const range = (runs: Array<{ requestsPerSecond: number }>) =>
+  `${runs.length} rounds ${minMax(runs.map((r) => r.requestsPerSecond))}`;
 
 // seal.bench.ts and webhooks.bench.ts run at import, so they run as children and their
 // printed report is read back.

@@ -33,6 +33,11 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The smallest and largest value, `min–max`, with `digits` decimals. */
+export function minMax(values: number[], digits = 0): string {
+  return `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+}
+
 /** The nearest-rank percentile p (0-100). */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
