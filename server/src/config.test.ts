@@ -152,6 +152,10 @@ describe('loadConfig', () => {
 
 describe('looksRandom', () => {
   it('accepts generated keys', () => {
+    // 32 hex digits is the shortest key accepted and the closest to the line: many draws.
+    for (let i = 0; i < 2000; i++) {
+      expect(looksRandom(randomBytes(16).toString('hex'))).toBe(true);
+    }
     for (let i = 0; i < 20; i++) {
       expect(looksRandom(randomBytes(32).toString('hex'))).toBe(true);
       expect(looksRandom(randomBytes(32).toString('base64url'))).toBe(true);
@@ -161,9 +165,10 @@ describe('looksRandom', () => {
   it.each([
     ['one character', 'a'.repeat(64)],
     ['a repeated unit', 'abcdefghijklmnop'.repeat(4)],
-    ['fewer than 10 distinct characters', '8302716545083126748201537846012358674123'],
-    ['too short to hold 100 bits', 'q8Zr2Lw0Xp'],
-    ['a typed phrase', 'correct horse battery staple'],
+    ['fewer than 8 distinct characters', '0110100110010110'.repeat(2) + '2345'],
+    ['nearly all one character', `${'0'.repeat(30)}123456789`],
+    ['shorter than 32 characters', 'q8Zr2Lw0XpT5mN1c'],
+    ['a typed phrase', 'correct horse battery staple in the stable'],
   ])('refuses %s', (_label, secret) => {
     expect(looksRandom(secret)).toBe(false);
   });

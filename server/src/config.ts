@@ -194,20 +194,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * A rough test that a secret was generated, not typed: no repeated unit (`abcabcabc…`), at
- * least 8 distinct characters, and at least 2.5 bits per character by its own character
- * frequencies (`aaaa…` has 0). Random keys sit well clear: over 3 million draws of 32 random
- * hex digits (`openssl rand -hex 16`, the shortest key accepted) the fewest distinct characters
- * was 8 and the lowest estimate 2.75 bits per character; 64 hex digits give about 3.8. A
- * refusal of the obvious, not a proof.
+ * A rough test that a secret was generated, not typed: at least 32 characters, no white space,
+ * no repeated unit (`abcabcabc…`), at least 8 distinct characters, and at least 2.5 bits per
+ * character by its own character frequencies (`aaaa…` has 0). Generated keys sit well clear:
+ * over 3 million draws of 32 random hex digits (`openssl rand -hex 16`, the shortest key
+ * accepted) the fewest distinct characters was 8 and the lowest estimate 2.75 bits per
+ * character; 64 hex digits give about 3.8. A refusal of the obvious, not a proof.
  */
 export function looksRandom(secret: string): boolean {
+  if (secret.length < 32 || /\s/.test(secret) || /^(.+?)\1+$/s.test(secret)) return false;
   const counts = new Map<string, number>();
   for (const c of secret) counts.set(c, (counts.get(c) ?? 0) + 1);
   let bits = 0;
   for (const n of counts.values()) bits -= n * Math.log2(n / secret.length);
-  const repeated = /^(.+?)\1+$/s.test(secret);
-  return counts.size >= 8 && bits / secret.length >= 2.5 && !repeated;
+  return counts.size >= 8 && bits / secret.length >= 2.5;
 }
 
 // Sandbox only (production demands SECRET_KEY): one key per DATA_DIR, kept across restarts so
