@@ -415,38 +415,43 @@ const BENCHES: Bench[] = [
     file: 'load.bench.ts',
     run: async (quick) => {
       const { runLoadBench } = await import('./load.bench.js');
-      const r = await runLoadBench({ log, durationSeconds: quick ? 20 : 60 });
-      const head = `${r.settings.clients} clients x ${r.settings.durationSeconds} s, SQLite`;
-      return [
-        {
-          figure: `${head}: 5xx and network errors`,
-          value: String(r.serverErrors + r.networkErrors),
-          baseline: `${rate(r.requestsPerSecond)} overall`,
-          goal: '0',
-          met: r.serverErrors + r.networkErrors === 0,
-        },
-        {
-          figure: 'documents created and not readable afterwards',
-          value: String(r.lostDocuments),
-          baseline: `${r.documentsCreated} created`,
-          goal: '0',
-          met: r.lostDocuments === 0,
-        },
-        {
-          figure: 'events neither delivered nor failed after 3 attempts',
-          value: String(r.lostEvents),
-          baseline: `${r.events} events, ${r.deliveries} deliveries, settled in ${r.settleSeconds.toFixed(1)} s`,
-          goal: '0',
-          met: r.lostEvents === 0,
-        },
-        ...r.endpoints.map((e) => ({
-          figure: `${e.endpoint} (${e.requests} requests)`,
-          value: `p50 ${ms(e.p50Ms)}, p99 ${ms(e.p99Ms)}`,
-          baseline: '—',
-          goal: 'reported',
-          met: e.serverErrors === 0,
-        })),
-      ];
+      const rows = [];
+      // Issue 30: the same load on PostgreSQL as on SQLite.
+      for (const engine of ['sqlite', 'postgres'] as const) {
+        const r = await runLoadBench({ log, engine, durationSeconds: quick ? 20 : 60 });
+        const on = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+        rows.push(
+          {
+            figure: `${r.settings.clients} clients x ${r.settings.durationSeconds} s, ${on}: 5xx and network errors`,
+            value: String(r.serverErrors + r.networkErrors),
+            baseline: `${rate(r.requestsPerSecond)} overall`,
+            goal: '0',
+            met: r.serverErrors + r.networkErrors === 0,
+          },
+          {
+            figure: `${on}: documents created and not readable afterwards`,
+            value: String(r.lostDocuments),
+            baseline: `${r.documentsCreated} created`,
+            goal: '0',
+            met: r.lostDocuments === 0,
+          },
+          {
+            figure: `${on}: events neither delivered nor failed after 3 attempts`,
+            value: String(r.lostEvents),
+            baseline: `${r.events} events, ${r.deliveries} deliveries, settled in ${r.settleSeconds.toFixed(1)} s`,
+            goal: '0',
+            met: r.lostEvents === 0,
+          },
+          ...r.endpoints.map((e) => ({
+            figure: `${on}: ${e.endpoint} (${e.requests} requests)`,
+            value: `p50 ${ms(e.p50Ms)}, p99 ${ms(e.p99Ms)}`,
+            baseline: '—',
+            goal: 'reported',
+            met: e.serverErrors === 0,
+          })),
+        );
+      }
+      return rows;
     },
   },
 ];

@@ -6,7 +6,7 @@ import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 
-describe.each(ENGINES)('fields as one set per document (migration 0013) on %s', (engine) => {
+describe.each(ENGINES)('fields as one set per document (migrations 0013, 0014) on %s', (engine) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext(engine, { listen: true });
@@ -59,6 +59,45 @@ describe.each(ENGINES)('fields as one set per document (migration 0013) on %s', 
     };
     const before = await Promise.all([withFields, other, without].map(read));
     expect(before.map((f) => f.length)).toEqual([4, 1, 0]);
+
+    // Latest (0014): in the document's row, compact: no nulls, `required` only when true.
+    const stored = async (id: string) =>
+      (
+        await sql<{ fields: string | null }>`select fields from documents where id = ${id}`.execute(
+          ctx.db.kysely,
+        )
+      ).rows[0]!.fields;
+    expect(JSON.parse((await stored(withFields))!)[2]).toEqual({
+      id: before[0][2].id,
+      signee_id: before[0][2].signeeId,
+      type: 'dropdown',
+      page: 1,
+      x: 300,
+      y: 80.25,
+      width: 120,
+      height: 20,
+      label: 'Plan',
+      options: ['Monthly', 'Yearly'],
+      value: 'Yearly',
+    });
+    expect(JSON.parse((await stored(withFields))!)[0].required).toBe(true);
+    expect(await stored(without)).toBeNull();
+
+    // 0013: one document_fields row per document with fields, 0008's columns JSON-encoded.
+    await migrateTo(ctx.db, '0013-field-sets');
+    const sets = await sql<{ document_id: string; fields: string }>`
+      select document_id, fields from document_fields`.execute(ctx.db.kysely);
+    expect(sets.rows.map((r) => r.document_id).sort()).toEqual([withFields, other].sort());
+    const set = JSON.parse(sets.rows.find((r) => r.document_id === withFields)!.fields);
+    expect(set[2]).toMatchObject({
+      position: 2,
+      required: 0,
+      options: '["Monthly","Yearly"]',
+      value: '"Yearly"',
+      tag_box: null,
+      filled_at: null,
+    });
+    expect(set[3]).toMatchObject({ position: 3, type: 'checkbox', value: 'true' });
 
     await migrateTo(ctx.db, '0012-account-recovery');
     const rows = await sql<{ document_id: string; position: number; type: string }>`

@@ -13,6 +13,7 @@ import * as m0010organising from './migrations/0010-organising.js';
 import * as m0011afterSigning from './migrations/0011-after-signing.js';
 import * as m0012accountRecovery from './migrations/0012-account-recovery.js';
 import * as m0013fieldSets from './migrations/0013-field-sets.js';
+import * as m0014fieldsOnDocuments from './migrations/0014-fields-on-documents.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-after-signing': m0011afterSigning,
   '0012-account-recovery': m0012accountRecovery,
   '0013-field-sets': m0013fieldSets,
+  '0014-fields-on-documents': m0014fieldsOnDocuments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

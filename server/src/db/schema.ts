@@ -150,7 +150,6 @@ export type Database = {
   jobs: JobsTable;
   documents: DocumentsTable;
   signees: SigneesTable;
-  document_fields: DocumentFieldsTable;
   events: EventsTable;
   audit_entries: AuditEntriesTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -220,6 +219,12 @@ export type DocumentsTable = {
   search_text: string;
   created_at: string;
   updated_at: string;
+  /**
+   * JSON: the document's fields (decisions §8) in their order, in the compact form of
+   * modules/fields/fields.repo.ts; null when it has none. Read only by the field functions:
+   * every other read names the columns it needs (documents.repo.ts DOCUMENT_COLUMNS).
+   */
+  fields: string | null;
 };
 
 export type SigneesTable = {
@@ -246,13 +251,6 @@ export type SigneesTable = {
   opened_at: string | null;
   created_at: string;
   updated_at: string;
-};
-
-/** A document's fields (decisions §8), all in one row. */
-export type DocumentFieldsTable = {
-  document_id: string;
-  /** JSON: StoredField[] (modules/fields/fields.repo.ts), in the fields' order. */
-  fields: string;
 };
 
 export type EventsTable = {

@@ -10,7 +10,7 @@ import {
   renderSignedCopy,
 } from '../mail/templates/after-signing.js';
 import { recordAudit, type RequestOrigin } from './audit.repo.js';
-import type { DocumentRow, SigneeRow } from './documents.repo.js';
+import { DOCUMENT_COLUMNS, type DocumentRow, type SigneeRow } from './documents.repo.js';
 
 /** How long a link to a signed copy works. */
 export const COPY_LINK_DAYS = 30;
@@ -203,7 +203,7 @@ export async function openCopyLink(
   }
   const document = await db
     .selectFrom('documents')
-    .selectAll()
+    .select(DOCUMENT_COLUMNS)
     .where('id', '=', link.document_id)
     .executeTakeFirst();
   if (!document || document.status !== 'signed' || !document.sealed_file) {

@@ -4,20 +4,58 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
 import { containsPattern, searchTextOf, trigramPhrase, trigramSearchable } from './search-text.js';
 
-/** A document row. */
-export type DocumentRow = Selectable<DocumentsTable>;
+/** A document row, but its fields (fields.repo.ts reads and writes those). */
+export type DocumentRow = Omit<Selectable<DocumentsTable>, 'fields'>;
+
+/**
+ * The columns of a DocumentRow: every read of documents names them, so that none loads the
+ * fields, kept last in the row where a read that stops before them never touches them.
+ */
+export const DOCUMENT_COLUMNS = [
+  'id',
+  'tenant_id',
+  'folder_id',
+  'name',
+  'status',
+  'pinned',
+  'source',
+  'user_id',
+  'signing_method',
+  'signing_message',
+  'signing_order_enabled',
+  'signing_groups_enabled',
+  'reminder_cooldown_until',
+  'email_language',
+  'file',
+  'original_file',
+  'content_type',
+  'size_bytes',
+  'original_sha256',
+  'hash',
+  'sealed_file',
+  'seal_mode',
+  'page_sizes',
+  'search_text',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof DocumentRow>;
 /** A signee row. */
 export type SigneeRow = Selectable<SigneesTable>;
 
-const insertDocumentRow = preparedQuery((q, p: { document: DocumentRow }) =>
-  q.insertInto('documents').values(p.document),
+const insertDocumentRow = preparedQuery(
+  (q, p: { document: DocumentRow & { fields: string | null } }) =>
+    q.insertInto('documents').values(p.document),
 );
 const insertSigneeRows = preparedQuery((q, p: { signees: SigneeRow[] }) =>
   q.insertInto('signees').values(p.signees),
 );
 
-/** Inserts a document with its signees. */
-export async function insertDocument(db: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
+/** Inserts a document with its signees, and its fields (fields.repo.ts encodeFields) if any. */
+export async function insertDocument(
+  db: DbOrTrx,
+  document: DocumentRow & { fields: string | null },
+  signees: SigneeRow[],
+) {
   await insertDocumentRow(db, { document });
   await insertSignees(db, signees);
 }
@@ -34,7 +72,11 @@ export async function deleteSignee(db: DbOrTrx, signeeId: string) {
 
 /** A document of a tenant, or undefined. */
 export function findDocument(db: DbOrTrx, documentId: string) {
-  return db.selectFrom('documents').selectAll().where('id', '=', documentId).executeTakeFirst();
+  return db
+    .selectFrom('documents')
+    .select(DOCUMENT_COLUMNS)
+    .where('id', '=', documentId)
+    .executeTakeFirst();
 }
 
 /**
@@ -43,7 +85,7 @@ export function findDocument(db: DbOrTrx, documentId: string) {
  * needs no lock.
  */
 export function lockDocument(db: DbOrTrx, engine: Engine, documentId: string) {
-  const query = db.selectFrom('documents').selectAll().where('id', '=', documentId);
+  const query = db.selectFrom('documents').select(DOCUMENT_COLUMNS).where('id', '=', documentId);
   return (engine === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
 }
 
@@ -193,7 +235,7 @@ export async function listDocuments(
     rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`;
   let query = db
     .selectFrom('documents')
-    .selectAll()
+    .select(DOCUMENT_COLUMNS)
     .where(column('tenant_id'), '=', input.tenantId);
   if (rowids) query = query.where(sql<number>`documents.rowid`, 'in', rowids);
   if (input.status) query = query.where(column('status'), '=', input.status);

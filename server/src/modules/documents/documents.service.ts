@@ -15,7 +15,7 @@ import { searchTerm, searchTextOf } from './search-text.js';
 import { queueCancelNotices } from './after-signing.js';
 import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
-import { listFields, saveFields } from '../fields/fields.repo.js';
+import { encodeFields, listFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
 
@@ -180,9 +180,8 @@ export async function createDocument(
     const signees = input.signees.map((s, position) =>
       newSignee({ document, signee: s, position, at: now }),
     );
-    await repo.insertDocument(trx, document, signees);
-    const fields = fieldRows(document.id, input.fields ?? [], now, (f) => signees[f.signee].id);
-    if (fields.length > 0) await saveFields(trx, document.id, fields);
+    const fields = fieldRows(input.fields ?? [], (f) => signees[f.signee].id);
+    await repo.insertDocument(trx, { ...document, fields: encodeFields(fields) }, signees);
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: input.tenantId,

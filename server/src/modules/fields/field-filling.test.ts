@@ -1,38 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { checkFieldValues, initialsOf, signedFieldValues } from './field-filling.js';
+import type { FieldType } from './field-types.js';
 import type { FieldRow } from './fields.repo.js';
 
-function field(id: string, type: string, extra: Partial<FieldRow> = {}): FieldRow {
+function field(id: string, type: FieldType, extra: Partial<FieldRow> = {}): FieldRow {
   return {
     id,
-    document_id: 'doc',
     signee_id: 'ada',
-    position: 0,
     type,
     page: 1,
     x: 0,
     y: 0,
     width: 100,
     height: 20,
-    required: 0,
+    required: false,
     label: null,
     options: null,
     value: null,
     tag_box: null,
     filled_at: null,
-    created_at: '2026-11-24T00:00:00.000Z',
     ...extra,
   };
 }
 
 describe('checkFieldValues', () => {
   const own = [
-    field('sig', 'signature', { required: 1 }),
-    field('title', 'text', { required: 1, label: 'Job title' }),
-    field('ok', 'checkbox', { required: 1 }),
+    field('sig', 'signature', { required: true }),
+    field('title', 'text', { required: true, label: 'Job title' }),
+    field('ok', 'checkbox', { required: true }),
     field('news', 'checkbox'),
-    field('plan', 'dropdown', { options: JSON.stringify(['Monthly', 'Yearly']) }),
-    field('note', 'text', { value: JSON.stringify('prefilled') }),
+    field('plan', 'dropdown', { options: ['Monthly', 'Yearly'] }),
+    field('note', 'text', { value: 'prefilled' }),
   ];
 
   it('accepts values of the right kinds and keeps prefilled ones', () => {

@@ -11,8 +11,6 @@ export type AdoptedMark = { type: 'typed'; text: string } | { type: 'drawn' };
 const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
 
 const describe = (f: FieldRow) => `${f.label ? `"${f.label}" ` : ''}(${f.type}, page ${f.page})`;
-const stored = (f: FieldRow) =>
-  f.value === null ? null : (JSON.parse(f.value) as string | boolean);
 
 /**
  * Checks what a signee submitted against their own fields, as the server must (the page is
@@ -43,16 +41,16 @@ export function checkFieldValues(
     if (typeof value !== 'string') return at(`a ${field.type} value is a string`);
     const text = value.trim();
     if (field.type === 'dropdown' && text !== '') {
-      const options = JSON.parse(field.options ?? '[]') as string[];
+      const options = field.options ?? [];
       if (!options.includes(text)) return at(`must be one of: ${options.join(', ')}`);
     }
     values.set(id, text);
   });
   for (const field of own) {
     if (!SIGNEE_FILLED.has(field.type)) continue;
-    const value = values.has(field.id) ? values.get(field.id)! : stored(field);
+    const value = values.has(field.id) ? values.get(field.id)! : field.value;
     const empty = value === null || value === '' || value === false;
-    if (field.required === 1 && empty) {
+    if (field.required && empty) {
       errors.push({
         path: 'fields',
         message: `${describe(field)} is required${field.type === 'checkbox' ? ' to be ticked' : ''}`,

@@ -5,9 +5,7 @@ import { recordAudit, type RequestOrigin } from '../documents/audit.repo.js';
 import * as documentsRepo from '../documents/documents.repo.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import { requireMembership } from '../tenants/tenants.service.js';
-import type { FieldType, PageSize } from './field-types.js';
-
-type Box = { x: number; y: number; width: number; height: number };
+import type { PageSize } from './field-types.js';
 import * as repo from './fields.repo.js';
 import { z } from 'zod';
 import {
@@ -29,48 +27,43 @@ export function presentField(f: repo.FieldRow) {
   return {
     id: f.id,
     signeeId: f.signee_id,
-    type: f.type as FieldType,
-    page: f.page,
-    x: f.x,
-    y: f.y,
-    width: f.width,
-    height: f.height,
-    required: f.required === 1,
-    label: f.label,
-    options: f.options === null ? null : (JSON.parse(f.options) as string[]),
-    value: f.value === null ? null : (JSON.parse(f.value) as string | boolean),
-    filledAt: f.filled_at,
-  };
-}
-
-/**
- * The stored rows of checked field drafts, in their order, each for the signee `signeeIdOf`
- * gives (quick-create's fields name theirs by position).
- */
-export function fieldRows<F extends Omit<FieldDraft, 'signeeId'>>(
-  documentId: string,
-  drafts: F[],
-  now: string,
-  signeeIdOf: (field: F) => string,
-): repo.FieldRow[] {
-  return drafts.map((f, position) => ({
-    id: f.id ?? newId(),
-    document_id: documentId,
-    signee_id: signeeIdOf(f),
-    position,
     type: f.type,
     page: f.page,
     x: f.x,
     y: f.y,
     width: f.width,
     height: f.height,
-    required: isRequired(f) ? 1 : 0,
+    required: f.required,
+    label: f.label,
+    options: f.options,
+    value: f.value,
+    filledAt: f.filled_at,
+  };
+}
+
+/**
+ * The fields of checked drafts, in their order, each for the signee `signeeIdOf` gives
+ * (quick-create's fields name theirs by position).
+ */
+export function fieldRows<F extends Omit<FieldDraft, 'signeeId'>>(
+  drafts: F[],
+  signeeIdOf: (field: F) => string,
+): repo.FieldRow[] {
+  return drafts.map((f) => ({
+    id: f.id ?? newId(),
+    signee_id: signeeIdOf(f),
+    type: f.type,
+    page: f.page,
+    x: f.x,
+    y: f.y,
+    width: f.width,
+    height: f.height,
+    required: isRequired(f),
     label: f.label ?? null,
-    options: f.options ? JSON.stringify(f.options) : null,
-    value: f.value == null ? null : JSON.stringify(f.value),
-    tag_box: f.tagBox ? JSON.stringify(f.tagBox) : null,
+    options: f.options ?? null,
+    value: f.value ?? null,
+    tag_box: f.tagBox ?? null,
     filled_at: null,
-    created_at: now,
   }));
 }
 
@@ -176,9 +169,9 @@ export async function putFields(
     // A field that keeps its id keeps the text tag it came from: its value still covers it.
     const drafts = input.fields.map((field) => {
       const before = field.id === undefined ? undefined : existing.get(field.id);
-      return before?.tag_box ? { ...field, tagBox: JSON.parse(before.tag_box) as Box } : field;
+      return before?.tag_box ? { ...field, tagBox: before.tag_box } : field;
     });
-    const rows = fieldRows(document.id, drafts, now, (f) => f.signeeId);
+    const rows = fieldRows(drafts, (f) => f.signeeId);
     await repo.saveFields(trx, document.id, rows);
     await documentsRepo.updateDocument(trx, document.id, { updated_at: now });
     await recordAudit(trx, {

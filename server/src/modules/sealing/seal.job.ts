@@ -142,7 +142,7 @@ async function sealFields(
   return Promise.all(
     rows.map(async (row) => {
       const signee = bySignee.get(row.signee_id);
-      const value = row.value === null ? null : (JSON.parse(row.value) as string | boolean);
+      const value = row.value;
       const mark =
         row.type === 'signature'
           ? {
@@ -168,7 +168,7 @@ async function sealFields(
             ? dates.format(new Date(`${value}T00:00:00Z`))
             : value,
         mark,
-        tagBox: row.tag_box === null ? null : JSON.parse(row.tag_box),
+        tagBox: row.tag_box,
         signeeName: signee?.name ?? '',
         signeeEmail: signee?.email ?? '',
         filledAt: row.filled_at,
