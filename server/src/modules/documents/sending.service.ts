@@ -3,7 +3,12 @@ import type { Config } from '../../config.js';
 import { AppError } from '../../lib/errors.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
-import { deliverEmail, queueEmail, type MailTransport } from '../mail/mail.service.js';
+import {
+  countTenantEmails,
+  deliverEmail,
+  queueEmail,
+  type MailTransport,
+} from '../mail/mail.service.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
@@ -82,7 +87,7 @@ export async function inviteSignees(
     if (viaEmail) {
       emailId = await queueEmail(trx, {
         to: signee.email,
-        tenant: { id: input.document.tenant_id, dailyLimit: deps.config.mailDailyLimitPerTenant },
+        tenantId: input.document.tenant_id,
         jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
         ...renderInvitation({
           language: input.document.email_language as EmailLanguage,
@@ -107,6 +112,12 @@ export async function inviteSignees(
     }
     invites.push({ signee, emailId, signingUrl });
   }
+  // Counted last and at once: the tenant's count for the day is held until the caller commits.
+  await countTenantEmails(
+    trx,
+    { id: input.document.tenant_id, dailyLimit: deps.config.mailDailyLimitPerTenant },
+    invites.filter((i) => i.emailId !== null).length,
+  );
   return invites;
 }
 
@@ -183,6 +194,17 @@ export async function sendForSigning(
         `Only a draft can be sent for signing; this document is ${current.status}.`,
       );
     }
+    const sentDoc = { ...current, status: 'in_process' as const };
+    const wave = currentWave(sentDoc, signees);
+    const invites = await inviteSignees(trx, deps, {
+      document: sentDoc,
+      signees: wave,
+      senderName: input.senderName,
+      origin: input.origin,
+      deliverInRequest: true,
+    });
+    // The tenant's balance last: its row is held from here until the commit, so sends of one
+    // tenant wait on each other only for that long (PostgreSQL; SQLite writes one at a time).
     const balance = await changeCredits(trx, {
       tenantId: document.tenant_id,
       delta: -signees.length,
@@ -195,15 +217,6 @@ export async function sendForSigning(
         `Sending needs ${signees.length} credit(s), one per signee; the tenant has fewer.`,
       );
     }
-    const sentDoc = { ...current, status: 'in_process' as const };
-    const wave = currentWave(sentDoc, signees);
-    const invites = await inviteSignees(trx, deps, {
-      document: sentDoc,
-      signees: wave,
-      senderName: input.senderName,
-      origin: input.origin,
-      deliverInRequest: true,
-    });
     const invited = new Set(wave.map((s) => s.id));
     return { invites, waiting: signees.filter((s) => !invited.has(s.id)), sent: sentDoc };
   });

@@ -32,15 +32,15 @@ export function listEmails(db: DbOrTrx, input: { to?: string; limit: number }) {
   return query.limit(input.limit).execute();
 }
 
-/** Counts one more e-mail for the tenant today (UTC) and returns the day's total so far. */
-export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string) {
+/** Counts `n` more e-mails for the tenant on `day` (UTC) and returns the day's total so far. */
+export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string, n: number) {
   const row = await db
     .insertInto('tenant_mail_counts')
-    .values({ tenant_id: tenantId, day, count: 1 })
+    .values({ tenant_id: tenantId, day, count: n })
     .onConflict((oc) =>
       oc
         .columns(['tenant_id', 'day'])
-        .doUpdateSet((eb) => ({ count: eb('tenant_mail_counts.count', '+', 1) })),
+        .doUpdateSet((eb) => ({ count: eb('tenant_mail_counts.count', '+', n) })),
     )
     .returning('count')
     .executeTakeFirstOrThrow();

@@ -61,6 +61,28 @@ export function createMailTransport(smtpUrl: string | null): MailTransport {
 }
 
 /**
+ * Counts `n` more e-mails against the tenant's daily quota (UTC); over it, 429
+ * `mail_quota_exceeded` and the caller's transaction queues nothing. The count is a row per
+ * tenant and day that the transaction holds until it commits: a caller queuing several
+ * e-mails counts them once, as late in its transaction as it can (sendForSigning).
+ */
+export async function countTenantEmails(
+  trx: DbOrTrx,
+  tenant: { id: string; dailyLimit: number },
+  n: number,
+) {
+  if (n === 0) return;
+  const today = await repo.countTenantMail(trx, tenant.id, nowIso().slice(0, 10), n);
+  if (today > tenant.dailyLimit) {
+    mailCounts.refused++;
+    throw new AppError(
+      'mail_quota_exceeded',
+      `This tenant has queued its ${tenant.dailyLimit} e-mails for today (UTC); try again tomorrow.`,
+    );
+  }
+}
+
+/**
  * Writes an e-mail to the outbox and enqueues its delivery, inside the caller's transaction.
  * `jobDelayMs` holds the background job back while the request delivers the e-mail itself and
  * reports the result; the job then only acts if the process died before it could.
@@ -77,16 +99,7 @@ export async function queueEmail(
     attachment?: StoredAttachment;
   },
 ): Promise<string> {
-  if (email.tenant) {
-    const today = await repo.countTenantMail(trx, email.tenant.id, nowIso().slice(0, 10));
-    if (today > email.tenant.dailyLimit) {
-      mailCounts.refused++;
-      throw new AppError(
-        'mail_quota_exceeded',
-        `This tenant has queued its ${email.tenant.dailyLimit} e-mails for today (UTC); try again tomorrow.`,
-      );
-    }
-  }
+  if (email.tenant) await countTenantEmails(trx, email.tenant, 1);
   const id = newId();
   await repo.insertEmail(trx, {
     id,
