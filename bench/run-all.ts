@@ -204,7 +204,7 @@ const BENCHES: Bench[] = [
       const r = await runSignToSignedBench({ log, runs: quick ? 7 : 15 });
       return [
         {
-          figure: `last signature → signed, 10-page PDF, SQLite (median of ${r.runs})`,
+          figure: `last signature → signed, 10-page PDF, SQLite (median of ${r.runs}, min–max ${minMax(r.latenciesMs, 0)}; after ${r.warmupMs.length} warm-up signatures: ${r.warmupMs.join(', ')} ms)`,
           value: `${r.medianMs} ms (p90 ${r.p90Ms} ms)`,
           baseline: '—',
           goal: 'median < 30 ms, p90 < 100 ms',

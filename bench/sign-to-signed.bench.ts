@@ -14,6 +14,8 @@ import {
 /** Figures of the sign-to-signed benchmark. */
 export type SignToSignedResult = {
   runs: number;
+  /** The first signatures after the start (not counted): the first loads the sealing thread. */
+  warmupMs: number[];
   latenciesMs: number[];
   medianMs: number;
   p90Ms: number;
@@ -29,11 +31,15 @@ async function json(res: Response, status: number, what: string) {
 /**
  * Time from the last signature's commit (the signee's signedAt) to the document's commit to
  * signed (its updatedAt), both stamped by the service's clock, for a 10-page PDF on SQLite.
+ * The first `warmup` signatures after the start are reported apart: the first starts the
+ * sealing thread and loads the PDF library and fonts (over a second), the next few run before
+ * V8 has optimised the seal. The goal is for a service that has sealed before.
  */
 export async function runSignToSignedBench(
-  options: { runs?: number; log?: (line: string) => void } = {},
+  options: { runs?: number; warmup?: number; log?: (line: string) => void } = {},
 ): Promise<SignToSignedResult> {
   const runs = options.runs ?? 15;
+  const warmup = options.warmup ?? 5;
   const log = options.log ?? console.log;
   const children = createChildren();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-bench-sign-'));
@@ -42,7 +48,7 @@ export async function runSignToSignedBench(
     const { apiKey, tenantId } = await createKeyAndTenant(service.base);
     const pdf = makePdf({ pages: 10 });
     const latencies: number[] = [];
-    for (let i = 0; i < runs; i++) {
+    for (let i = 0; i < warmup + runs; i++) {
       const email = `signer${i}.${Date.now()}@example.com`;
       const form = new FormData();
       form.append('tenantId', tenantId);
@@ -94,24 +100,26 @@ export async function runSignToSignedBench(
         if (doc.document.status === 'signed') {
           const ms = Date.parse(doc.document.updatedAt) - Date.parse(doc.signees[0].signedAt);
           latencies.push(ms);
-          log(`run ${i + 1}: ${ms} ms`);
+          log(`${i < warmup ? 'warm-up' : 'run'} ${i + 1}: ${ms} ms`);
           break;
         }
         if (Date.now() > deadline) throw new Error(`document ${id} not signed in 30 s`);
         await new Promise((r) => setTimeout(r, 20));
       }
     }
+    const measured = latencies.slice(warmup);
     const result = {
       runs,
-      latenciesMs: latencies,
-      medianMs: median(latencies),
-      p90Ms: percentile(latencies, 90),
+      warmupMs: latencies.slice(0, warmup),
+      latenciesMs: measured,
+      medianMs: median(measured),
+      p90Ms: percentile(measured, 90),
       // Issue 30 (issue 4 asked for a median under 1000 ms).
       goalMs: 30,
-      met: median(latencies) < 30 && percentile(latencies, 90) < 100,
+      met: median(measured) < 30 && percentile(measured, 90) < 100,
     };
     log(
-      `last signature -> signed (10-page PDF, SQLite): median ${result.medianMs} ms, p90 ${result.p90Ms} ms (goal: median < ${result.goalMs} ms, p90 < 100 ms) ${result.met ? 'MET' : 'MISSED'}`,
+      `last signature -> signed (10-page PDF, SQLite): median ${result.medianMs} ms, p90 ${result.p90Ms} ms over ${runs} after ${warmup} warm-up signatures (${result.warmupMs.join(', ')} ms) (goal: median < ${result.goalMs} ms, p90 < 100 ms) ${result.met ? 'MET' : 'MISSED'}`,
     );
     return result;
   } finally {

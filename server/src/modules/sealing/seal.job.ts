@@ -41,19 +41,25 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
   if (!document || document.status !== 'pending_seal') return;
   const signees = await repo.listSignees(deps.db.kysely, documentId);
   const signed = signees.filter((s) => s.status === 'signed');
-  const signatures = await Promise.all(
-    signed.map(async (s) => ({
-      name: s.name,
-      email: s.email,
-      signedAt: s.signed_at!,
-      image: s.signature_file ? await readAll(deps.storage, s.signature_file) : undefined,
-      typedName: s.signature_typed ?? undefined,
-    })),
-  );
-  const fields = await sealFields(deps, document, signees);
-  const trail = await listAudit(deps.db.kysely, documentId);
+  // The files are read together: each read waits its turn on the thread pool, and the last
+  // signature's wait for the seal is what signees and integrators see.
+  const [original, signatures, fields, trail, certificate] = await Promise.all([
+    readAll(deps.storage, document.file),
+    Promise.all(
+      signed.map(async (s) => ({
+        name: s.name,
+        email: s.email,
+        signedAt: s.signed_at!,
+        image: s.signature_file ? await readAll(deps.storage, s.signature_file) : undefined,
+        typedName: s.signature_typed ?? undefined,
+      })),
+    ),
+    sealFields(deps, document, signees),
+    listAudit(deps.db.kysely, documentId),
+    deps.certificate(),
+  ]);
   const input: SealPdfInput = {
-    original: await readAll(deps.storage, document.file),
+    original,
     signatures,
     fields,
     auditEntries: trail.map((e) => ({
@@ -68,7 +74,7 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     language: document.email_language,
     originalSha256: document.original_sha256,
     sandbox: deps.sandbox,
-    certificate: await deps.certificate(),
+    certificate,
     tsaUrl: deps.tsaUrl ?? undefined,
   };
   const sealed = await sealOffThread(input).catch(async (err: unknown) => {
