@@ -93,8 +93,8 @@ function expand(f: CompactField, position: number, createdAt: string): SetField 
  * A document's fields in a column of its own row, in a compact JSON form, instead of a row of
  * document_fields (0013). A commit that writes a second table touches two more B-trees (its
  * table and its key's index): on SQLite, a quick-create with twenty fields spent 110 µs more in
- * the database than one without, against 45 µs with the set in the document's row at less
- * than half the size (bench/fields.bench.ts, issue 24). Existing fields move over.
+ * the database than one without, against about 30 µs with the set in the document's row at
+ * 60% of the size (bench/fields.bench.ts, issue 24). Existing fields move over.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Last in the row: a read of the other columns never loads it (SQLite keeps a long value
