@@ -11,6 +11,7 @@ import { P12Signer, PDF } from '@libpdf/core';
 import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
 import { sealedInput } from './support/peer-stacks.js';
+import { minMax } from './support/processes.js';
 import { scannedPdf, textPdf } from './support/sample-pdfs.js';
 
 const RUNS = 15;
@@ -93,13 +94,11 @@ async function main(): Promise<void> {
     console.log(
       `10-page PDF (${(small.length / 1024).toFixed(0)} KiB), ${RUNS} runs each, medians:`,
     );
-    const spread = (runs: number[]) =>
-      `${Math.min(...runs).toFixed(1)}–${Math.max(...runs).toFixed(1)}`;
     console.log(
-      `  (a) sealPdf:                            ${a.toFixed(1)} ms (runs ${spread(sealTimes)})`,
+      `  (a) sealPdf:                            ${a.toFixed(1)} ms (runs ${minMax(sealTimes, 1)})`,
     );
     console.log(
-      `  (b) @libpdf/core load + PAdES sign:      ${b.toFixed(1)} ms (runs ${spread(signTimes)})`,
+      `  (b) @libpdf/core load + PAdES sign:      ${b.toFixed(1)} ms (runs ${minMax(signTimes, 1)})`,
     );
     console.log(`  ratio a/b:                              ${(a / b).toFixed(2)}x (goal <= 1.5x)`);
 

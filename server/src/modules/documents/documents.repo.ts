@@ -4,9 +4,6 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
 import { containsPattern, searchTextOf, trigramPhrase, trigramSearchable } from './search-text.js';
 
-/** A document row, but its fields (fields.repo.ts reads and writes those). */
-export type DocumentRow = Omit<Selectable<DocumentsTable>, 'fields'>;
-
 /**
  * The columns of a DocumentRow: every read of documents names them, so that none loads the
  * fields, kept last in the row where a read that stops before them never touches them.
@@ -38,7 +35,13 @@ export const DOCUMENT_COLUMNS = [
   'search_text',
   'created_at',
   'updated_at',
-] as const satisfies ReadonlyArray<keyof DocumentRow>;
+] as const;
+
+/**
+ * A document row, but its fields (fields.repo.ts reads and writes those): made of the columns
+ * above, so that a column added to the table and not to the list is not there to read.
+ */
+export type DocumentRow = Pick<Selectable<DocumentsTable>, (typeof DOCUMENT_COLUMNS)[number]>;
 /** A signee row. */
 export type SigneeRow = Selectable<SigneesTable>;
 

@@ -11,6 +11,9 @@ export const FIELD_TYPES = [
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** A box on a page as displayed, in PDF points from its top-left corner. */
+export type Box = { x: number; y: number; width: number; height: number };
+
 /** Types the service fills or the signee's adopted signature fills: always required. */
 export const ALWAYS_REQUIRED: ReadonlySet<FieldType> = new Set([
   'signature',

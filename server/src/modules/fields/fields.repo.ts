@@ -1,8 +1,6 @@
 import type { DbOrTrx } from '../../db/handle.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { FieldType } from './field-types.js';
-
-type Box = { x: number; y: number; width: number; height: number };
+import type { Box, FieldType } from './field-types.js';
 
 /** A field (decisions §8) of a document. */
 export type FieldRow = {
@@ -28,15 +26,10 @@ export type FieldRow = {
 // and read a whole set at a time. Each element keeps only the keys that say something: no
 // nulls, and `required` only when true: twenty fields take 3.6 KB instead of 6 KB, less for
 // SQLite to write with each commit (issue 24's speed goal).
-type StoredField = {
-  id: string;
-  signee_id: string;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
+type StoredField = Pick<
+  FieldRow,
+  'id' | 'signee_id' | 'type' | 'page' | 'x' | 'y' | 'width' | 'height'
+> & {
   required?: true;
   label?: string;
   options?: string[];

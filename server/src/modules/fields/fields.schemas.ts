@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { FieldError } from '../../lib/errors.js';
-import { ALWAYS_REQUIRED, FIELD_TYPES, PREFILLABLE, type PageSize } from './field-types.js';
+import {
+  ALWAYS_REQUIRED,
+  FIELD_TYPES,
+  PREFILLABLE,
+  type Box,
+  type PageSize,
+} from './field-types.js';
 
 /** At most this many fields on one document. */
 export const MAX_FIELDS = 500;
@@ -168,7 +174,6 @@ export const fieldsResponse = z.object({ fields: z.array(fieldSchema) });
 
 /** A field input once its signee is known: what the store takes. */
 export type FieldDraft = FieldBody & { id?: string; signeeId: string; tagBox?: Box | null };
-type Box = { x: number; y: number; width: number; height: number };
 
 /** `fields[3].page`: how errors point at a field (decisions §8). */
 export function fieldPath(index: number, key?: string): string {

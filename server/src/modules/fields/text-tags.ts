@@ -2,6 +2,7 @@ import {
   ALWAYS_REQUIRED,
   FIELD_TYPES,
   MIN_FIELD_SIZE,
+  type Box,
   type FieldType,
   type PageSize,
 } from './field-types.js';
@@ -31,8 +32,6 @@ export type TextTagProblem = { tag: string; page: number; message: string };
 
 /** What a scan found: fields, problems, and every page's displayed size. */
 export type TextTagScan = { fields: TextTagField[]; problems: TextTagProblem[]; pages: PageSize[] };
-
-type Box = { x: number; y: number; width: number; height: number };
 
 /** Scanning stops after this many tags or pages, and says so. */
 export const MAX_TAGS = 2000;
