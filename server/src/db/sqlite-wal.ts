@@ -1,5 +1,13 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { Kysely, SqliteDialect, SqliteDriver, type Driver, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './schema.js';
 
 /** The group-commit state of one SQLite database. */
@@ -66,6 +74,10 @@ export function createWalFlusher(walPath: string) {
 
 // Kysely's SQLite driver, waiting for the log's flush after handing the connection on, so the
 // next transaction runs while this one's commit is flushed (and shares the flush).
+// Transactions begin IMMEDIATE: they take the write lock first, waiting for it (busy_timeout) if
+// another process holds it. A deferred one that reads and then writes would instead fail at once
+// with SQLITE_BUSY, because SQLite cannot wait for the lock while holding a read snapshot: seen
+// when the CLI, or a service being replaced, writes to the same file as the running service.
 export class FlushingSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #wal: WalFlusher;
@@ -77,6 +89,9 @@ export class FlushingSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const wal = this.#wal;
     return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
       override async releaseConnection(): Promise<void> {
         const upTo = wal.take();
         await super.releaseConnection();
