@@ -47,6 +47,7 @@ import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
+import { warmUpSealing } from './modules/sealing/seal-worker.js';
 import { registerVerifyRoutes } from './modules/sealing/verify.routes.js';
 import { registerSigningRoutes } from './modules/signing/signing.routes.js';
 
@@ -180,7 +181,16 @@ export async function buildApp(options: {
       burst: config.rateLimitBurst,
     }),
   });
-  const deps: AppDeps = { config, db, auth, jobs, mailTransport, idempotency, storage };
+  const deps: AppDeps = {
+    config,
+    db,
+    auth,
+    jobs,
+    mailTransport,
+    idempotency,
+    storage,
+    warmUpSealing: () => warmUpSealing({ certificate, sandbox: config.env === 'sandbox' }),
+  };
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerOpsRoutes(app, deps);

@@ -32,4 +32,6 @@ export type AppDeps = {
   mailTransport: MailTransport;
   idempotency: Idempotency;
   storage: Storage;
+  /** Starts and warms the sealing thread (seal-worker.ts): a sent document will need it. */
+  warmUpSealing: () => void;
 };

@@ -31,7 +31,10 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   const queue: Job<Req, Res>[] = [];
   let busy = false;
 
+  let started = 0;
+
   function start(): Worker {
+    started++;
     const w = new Worker(options.script, {
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
@@ -104,6 +107,8 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
         if (!busy) next();
       });
     },
+    /** Which thread is running: 1 for the first started, 2 after it was replaced…; 0 when none is. */
+    thread: () => (worker ? started : 0),
     /** Ends the thread. */
     async close() {
       await worker?.terminate();

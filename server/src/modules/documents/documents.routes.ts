@@ -194,7 +194,12 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },
       },
     },
-    async (request) => invite(sendForSigning, request, request.params.documentId),
+    async (request) => {
+      const sent = await invite(sendForSigning, request, request.params.documentId);
+      // Its seal will be needed: the sealing thread is started and warmed meanwhile.
+      deps.warmUpSealing();
+      return sent;
+    },
   );
 
   app.post(

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { mailCounts } from '../mail/mail.service.js';
+import { warmUpCounts } from '../sealing/seal-worker.js';
 
 /** Liveness, readiness and Prometheus metrics. */
 export function registerOpsRoutes(app: App, deps: AppDeps) {
@@ -61,6 +62,15 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
     collect() {
       this.reset();
       this.inc(mailCounts.refused);
+    },
+  });
+  new Counter({
+    name: 'signet_seal_warm_up_seals_total',
+    help: 'Throwaway seals the sealing thread ran to warm up, once per thread, when a document was sent',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(warmUpCounts.seals);
     },
   });
   app.addHook('onResponse', (request, reply, done) => {

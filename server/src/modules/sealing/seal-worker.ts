@@ -1,4 +1,5 @@
 import { createBoundedWorker } from '../../lib/bounded-worker.js';
+import type { SealCertificate } from './seal-certificate.js';
 import type { Sealed } from './seal-pdf.js';
 import type { SealPdfInput } from './seal-types.js';
 
@@ -6,20 +7,69 @@ import type { SealPdfInput } from './seal-types.js';
 export const SEAL_DEADLINE_MS = 120_000;
 // Sealing a 300-page, 40 MiB scan peaks at about 420 MB: room for that and more.
 const SEAL_HEAP_MB = 1536;
-
-let worker: ReturnType<typeof createBoundedWorker<SealPdfInput, Sealed>> | undefined;
-
 /**
- * Seals on a thread of its own (seal.worker.mjs), one document at a time: parsing and
- * rewriting an uploaded PDF never runs on the event loop. A seal that takes longer than
- * SEAL_DEADLINE_MS or more than the heap allows rejects with a 422 AppError.
+ * How many throwaway seals warm a new sealing thread (seal-warmup.ts). Its first seal takes
+ * 120–170 ms (fonts read, nothing compiled yet), the next ones 10–40 ms, and a 10-page
+ * contract settles at 6–9 ms after about 40: about 0.5 s of one CPU, once per thread.
  */
-export function sealOffThread(input: SealPdfInput): Promise<Sealed> {
-  worker ??= createBoundedWorker<SealPdfInput, Sealed>({
+export const WARM_UP_SEALS = 40;
+
+/** What the sealing thread seals: the original's bytes, or the file it reads them from. */
+export type SealJobInput = Omit<SealPdfInput, 'original'> &
+  ({ original: Uint8Array } | { originalPath: string });
+type WarmUp = { warmUp: { certificate: SealCertificate; sandbox: boolean } };
+let worker:
+  | ReturnType<typeof createBoundedWorker<SealJobInput | WarmUp, Sealed | { seals: number }>>
+  | undefined;
+
+function sealer() {
+  worker ??= createBoundedWorker({
     script: new URL('./seal.worker.mjs', import.meta.url),
     heapMb: SEAL_HEAP_MB,
     deadlineMs: SEAL_DEADLINE_MS,
     failure: 'The document could not be sealed',
   });
-  return worker.run(input);
+  return worker;
+}
+
+/**
+ * Seals on a thread of its own (seal.worker.mjs), one document at a time: parsing and
+ * rewriting an uploaded PDF never runs on the event loop. Given `originalPath`, the thread
+ * reads the original itself: nothing of it passes through the event loop nor is copied between
+ * threads. A seal that takes longer than SEAL_DEADLINE_MS or more than the heap allows rejects
+ * with a 422 AppError.
+ */
+export function sealOffThread(input: SealJobInput): Promise<Sealed> {
+  return sealer().run(input) as Promise<Sealed>;
+}
+
+let warming = false;
+let warmThread = 0;
+/** Throwaway seals run to warm the sealing thread, by this process (/metrics). */
+export const warmUpCounts = { seals: 0 };
+
+/**
+ * Starts the sealing thread if it is not running and warms it with WARM_UP_SEALS throwaway
+ * seals, unless it is warm already. Called when a document is sent: its seal will be needed,
+ * and should not wait for the thread to start (over a second) nor run code V8 has not compiled
+ * yet. The seals are queued one after another, so a real seal waits for one at most. A failure
+ * ends the warm-up quietly: the real seal reports its own.
+ */
+export function warmUpSealing(options: {
+  certificate: () => Promise<SealCertificate>;
+  sandbox: boolean;
+}): void {
+  const pool = sealer();
+  if (warming || (warmThread !== 0 && pool.thread() === warmThread)) return;
+  warming = true;
+  void (async () => {
+    const warmUp = { certificate: await options.certificate(), sandbox: options.sandbox };
+    for (;;) {
+      const { seals } = (await pool.run({ warmUp })) as { seals: number };
+      warmUpCounts.seals++;
+      if (seals >= WARM_UP_SEALS) return (warmThread = pool.thread());
+    }
+  })()
+    .catch(() => {})
+    .finally(() => (warming = false));
 }

@@ -41,10 +41,12 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
   if (!document || document.status !== 'pending_seal') return;
   const signees = await repo.listSignees(deps.db.kysely, documentId);
   const signed = signees.filter((s) => s.status === 'signed');
-  // The files are read together: each read waits its turn on the thread pool, and the last
-  // signature's wait for the seal is what signees and integrators see.
+  // On local disk the sealing thread reads the original itself. The other reads are made
+  // together: each waits its turn on the thread pool, and the last signature's wait for the seal
+  // is what signees and integrators see.
+  const originalPath = deps.storage.localPath?.(document.file);
   const [original, signatures, fields, trail, certificate] = await Promise.all([
-    readAll(deps.storage, document.file),
+    originalPath ? null : readAll(deps.storage, document.file),
     Promise.all(
       signed.map(async (s) => ({
         name: s.name,
@@ -58,8 +60,7 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     listAudit(deps.db.kysely, documentId),
     deps.certificate(),
   ]);
-  const input: SealPdfInput = {
-    original,
+  const input: Omit<SealPdfInput, 'original'> = {
     signatures,
     fields,
     auditEntries: trail.map((e) => ({
@@ -77,13 +78,16 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     certificate,
     tsaUrl: deps.tsaUrl ?? undefined,
   };
-  const sealed = await sealOffThread(input).catch(async (err: unknown) => {
+  const sealed = await sealOffThread(
+    originalPath ? { ...input, originalPath } : { ...input, original: original! },
+  ).catch(async (err: unknown) => {
     // Out of time or memory on the sealing thread (a hostile or pathological original): seal
     // without reading it, the original attached unchanged, rather than retry it for ever.
     if (!(err instanceof AppError)) throw err;
     // Loaded on first use: the PDF library is the largest module and only sealing needs it.
     const { sealPdf } = await import('./seal-pdf.js');
-    return sealPdf(input, { attachOnly: err.message });
+    const bytes = original ?? (await readAll(deps.storage, document.file));
+    return sealPdf({ ...input, original: bytes }, { attachOnly: err.message });
   });
   if (sealed.mode === 'attached') {
     deps.logger.warn(

@@ -1,13 +1,25 @@
 // Runs sealPdf (seal-pdf.ts) off the event loop, with the memory limit and deadline
-// createBoundedWorker gives the thread (seal-worker.ts).
+// createBoundedWorker gives the thread (seal-worker.ts). A `{warmUp}` message seals a document
+// of our own and throws it away (seal-warmup.ts), answering how many the thread has sealed.
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { importBeside } from '../../lib/worker-import.mjs';
 
 const { sealPdf } = await importBeside('./seal-pdf', import.meta.url);
+const { warmUpInput } = await importBeside('./seal-warmup', import.meta.url);
+let seals = 0;
 
 parentPort.on('message', async (input) => {
   try {
+    if (input.warmUp) {
+      const { certificate, sandbox } = input.warmUp;
+      await sealPdf(await warmUpInput(seals, certificate, sandbox));
+      parentPort.postMessage({ result: { seals: ++seals } });
+      return;
+    }
+    if (input.originalPath) input.original = readFileSync(input.originalPath);
     const sealed = await sealPdf(input);
+    seals++;
     parentPort.postMessage({ result: sealed }, [sealed.bytes.buffer]);
   } catch (err) {
     parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });

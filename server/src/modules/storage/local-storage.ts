@@ -22,6 +22,7 @@ export function createLocalStorage(root: string): Storage {
       await stat(full);
       return createReadStream(full);
     },
+    localPath: resolve,
     async readRange(key, start, end) {
       const handle = await open(resolve(key), 'r');
       try {

@@ -24,6 +24,11 @@ export type Storage = {
   delete: (key: string) => Promise<void>;
   /** Lists keys under a prefix (cleanup of orphans). */
   list: (prefix: string) => Promise<Array<{ key: string; modifiedAt: Date }>>;
+  /**
+   * The file of `key` on this machine's disk, for local storage only: a worker thread can read
+   * it in one call, where a stream on the event loop takes a trip to libuv's pool per step.
+   */
+  localPath?: (key: string) => string;
 };
 
 /** Reads a whole object into memory (small files: signature images, sealed output checks). */

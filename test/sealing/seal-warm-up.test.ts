@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
+import { api, quickCreate } from '../helpers/documents.js';
+import { createTenant, createUser } from '../helpers/factories.js';
+import { signingCall, signingTokenFromMailbox, waitForStatus } from '../helpers/signing.js';
+import { runOnPdf, scratchDir } from './helpers.js';
+
+const WARM_UP_SEALS = 40;
+
+// The sealing thread is started when a document is sent and warms itself with throwaway seals
+// (seal-worker.ts), once per thread; real seals go on meanwhile, and after.
+describe.each(ENGINES)('warming the sealing thread on %s', (engine) => {
+  let ctx: TestContext;
+  let apiKey: string;
+  let tenantId: string;
+  const scratch = scratchDir();
+  beforeAll(async () => {
+    ctx = await createTestContext(engine, { listen: true });
+    apiKey = (await createUser(ctx)).apiKey;
+    tenantId = (await createTenant(ctx, apiKey)).id;
+  });
+  afterAll(async () => {
+    await ctx.close();
+    scratch.cleanup();
+  });
+
+  const warmUpSeals = async () => {
+    const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
+    const line = /^signet_seal_warm_up_seals_total (\d+)$/m.exec(text);
+    expect(line, 'the metric is exported').not.toBeNull();
+    return Number(line![1]);
+  };
+
+  /** Sends a one-signee document, signs it at once, and answers its sealed bytes. */
+  const sendAndSign = async (name: string) => {
+    const email = `${name}.${engine}@example.com`;
+    const created = await quickCreate(ctx, apiKey, {
+      tenantId,
+      signees: [{ email, name: 'Warm Up' }],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.document.id as string;
+    expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
+      200,
+    );
+    const token = await signingTokenFromMailbox(ctx, email);
+    const signed = await signingCall(ctx, token, 'sign', {
+      consent: true,
+      signature: { type: 'typed', text: 'Warm Up' },
+    });
+    expect(signed.status).toBe(200);
+    const done = await waitForStatus(ctx, apiKey, id, 'signed', 60_000);
+    const url = new URL(done.document.downloadUrl as string);
+    const res = await fetch(`${ctx.baseUrl}${url.pathname}${url.search}`);
+    expect(res.status).toBe(200);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+
+  it('warms the thread once, from the first send, while real seals go on', async () => {
+    // Signed straight after sending: its seal runs among the warm-up's.
+    const first = await sendAndSign('first');
+    const check = runOnPdf(scratch.dir, 'pdfsig', ['{}'], first);
+    expect(check.stdout).toContain('Signature is Valid');
+    // The thread is warm once it has sealed WARM_UP_SEALS documents, the real one among them
+    // (unless the warm-up was over before it came).
+    const end = Date.now() + 45_000;
+    while ((await warmUpSeals()) < WARM_UP_SEALS - 1 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const warmedWith = await warmUpSeals();
+    expect([WARM_UP_SEALS - 1, WARM_UP_SEALS]).toContain(warmedWith);
+
+    // A warm thread is not warmed again.
+    const second = await sendAndSign('second');
+    expect(runOnPdf(scratch.dir, 'pdfsig', ['{}'], second).stdout).toContain('Signature is Valid');
+    expect(await warmUpSeals()).toBe(warmedWith);
+  });
+});
