@@ -189,7 +189,11 @@ export async function buildApp(options: {
     mailTransport,
     idempotency,
     storage,
-    warmUpSealing: () => warmUpSealing({ certificate, sandbox: config.env === 'sandbox' }),
+    // Only where this process runs the seal job: an API-only process (RUN_WORKERS=false)
+    // never seals.
+    warmUpSealing: () => {
+      if (jobs.started()) warmUpSealing({ certificate, sandbox: config.env === 'sandbox' });
+    },
   };
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

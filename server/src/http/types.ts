@@ -32,6 +32,9 @@ export type AppDeps = {
   mailTransport: MailTransport;
   idempotency: Idempotency;
   storage: Storage;
-  /** Starts and warms the sealing thread (seal-worker.ts): a sent document will need it. */
+  /**
+   * Starts and warms the sealing thread (seal-worker.ts) if this process runs jobs: a sent
+   * document will need it.
+   */
   warmUpSealing: () => void;
 };

@@ -55,6 +55,8 @@ export type JobRunner = {
   stop: () => Promise<void>;
   /** Resolves when no job is due or running (tests and CLI use it). */
   idle: () => Promise<void>;
+  /** True while this process runs jobs: started, and not stopped. */
+  started: () => boolean;
 };
 
 // A claim lasts LEASE_MS and is renewed while the handler runs, so a dead worker's job is taken
@@ -278,5 +280,6 @@ export function createJobRunner(options: {
         if (!stopped) void loop();
       });
     },
+    started: () => !stopped,
   };
 }
