@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
-import { signingCall, signingTokenFromMailbox, waitForStatus } from '../helpers/signing.js';
+import { signAsOnlySignee } from '../helpers/signing.js';
+import { WARM_UP_SEALS } from '../../server/src/modules/sealing/seal-worker.js';
 import { runOnPdf, scratchDir } from './helpers.js';
-
-const WARM_UP_SEALS = 40;
 
 /** signet_seal_warm_up_seals_total, as /metrics answers it. */
 async function warmUpSeals(ctx: TestContext): Promise<number> {
@@ -56,27 +55,17 @@ describe.each(ENGINES)('warming the sealing thread on %s', (engine) => {
 
   /** Sends a one-signee document, signs it at once, and answers its sealed bytes. */
   const sendAndSign = async (name: string) => {
-    const email = `${name}.${engine}@example.com`;
-    const created = await quickCreate(ctx, apiKey, {
-      tenantId,
-      signees: [{ email, name: 'Warm Up' }],
-    });
+    const signee = { email: `${name}.${engine}@example.com`, name: 'Warm Up' };
+    const created = await quickCreate(ctx, apiKey, { tenantId, signees: [signee] });
     expect(created.status).toBe(201);
-    const id = created.body.document.id as string;
-    expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
-      200,
+    const { sealed } = await signAsOnlySignee(
+      ctx,
+      apiKey,
+      created.body.document.id,
+      signee,
+      60_000,
     );
-    const token = await signingTokenFromMailbox(ctx, email);
-    const signed = await signingCall(ctx, token, 'sign', {
-      consent: true,
-      signature: { type: 'typed', text: 'Warm Up' },
-    });
-    expect(signed.status).toBe(200);
-    const done = await waitForStatus(ctx, apiKey, id, 'signed', 60_000);
-    const url = new URL(done.document.downloadUrl as string);
-    const res = await fetch(`${ctx.baseUrl}${url.pathname}${url.search}`);
-    expect(res.status).toBe(200);
-    return new Uint8Array(await res.arrayBuffer());
+    return sealed;
   };
 
   it('warms the thread once, from the first send, while real seals go on', async () => {
