@@ -103,9 +103,10 @@ export function createAuth(deps: {
     if (row.revoked_at) throw new AppError('api_key_revoked', 'This API key has been revoked.');
     if (row.environment !== config.env) throw new AppError('wrong_environment');
     deps.rateLimit(row.keyId, reply);
-    const now = nowIso();
-    if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
-      await users.touchApiKey(row.keyId, now);
+    // The time as a number: formatting it as ISO costs more than the rest of this check.
+    const now = Date.now();
+    if (!row.last_used_at || now - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
+      await users.touchApiKey(row.keyId, new Date(now).toISOString());
     }
     return {
       userId: row.id,
