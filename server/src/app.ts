@@ -2,7 +2,12 @@ import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type preHandlerHookHandler,
+} from 'fastify';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -95,16 +100,22 @@ export async function buildApp(options: {
   app.decorateRequest('idempotency', null);
   const idempotency = createIdempotency(db);
   // Authentication runs in route onRequest hooks, so the principal is known here; multipart
-  // routes fingerprint their parsed parts themselves. These two hooks run on every request: they
-  // take callbacks so the common case (nothing to do) allocates no promise.
-  app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST' || isMultipart(request)) return done();
+  // routes fingerprint their parsed parts themselves. A callback hook, so the common case (no
+  // key) allocates no promise; so is the onSend hook below, which runs on every request.
+  const applyIdempotency: preHandlerHookHandler = (request, reply, done) => {
+    if (isMultipart(request)) return done();
     const fingerprint = () =>
       requestFingerprint([request.method, request.url, request.body ?? null]);
     // When begin() answers (a replay or a conflict) the request ends there: done is not called.
     idempotency.begin(request, reply, fingerprint).then((answered) => {
       if (!answered) done();
     }, done);
+  };
+  // Only POST routes get it, ahead of their own preHandlers as a global hook would run: a route
+  // without preHandlers (every GET) skips the stage, and Fastify's hook runner with it.
+  app.addHook('onRoute', (route) => {
+    if (![route.method].flat().includes('POST')) return;
+    route.preHandler = [applyIdempotency, ...[route.preHandler ?? []].flat()];
   });
   // Responses are written at the end of the turn of the event loop in which they completed,
   // together: on loopback (a benchmark, a reverse proxy on the same host) each write that wakes a
