@@ -128,7 +128,8 @@ export type JobsTable = {
   kind: string;
   payload: string;
   run_at: string;
-  status: 'pending' | 'running' | 'done' | 'failed';
+  /** A job that did its work is deleted (jobs/queue.ts deleteFinishedJobs). */
+  status: 'pending' | 'running' | 'failed';
   attempts: number;
   max_attempts: number;
   lease_until: string | null;

@@ -1,12 +1,11 @@
 import type { Db } from '../db/handle.js';
-import { nowIso } from '../lib/ids.js';
-import { markJobsDone } from './queue.js';
+import { deleteFinishedJobs } from './queue.js';
 
 type Waiting = { id: string; resolve: () => void; reject: (err: unknown) => void };
 
 /**
- * Marks successful jobs done in batches: under load many finish in the same instant, and one
- * UPDATE (one durable commit) for all of them keeps the queue's bookkeeping from costing a disk
+ * Deletes successful jobs in batches: under load many finish in the same instant, and one
+ * DELETE (one durable commit) for all of them keeps the queue's bookkeeping from costing a disk
  * flush per job. When idle a batch is one job, written one event-loop turn later.
  */
 export function createDoneBatcher(db: Db): (jobId: string) => Promise<void> {
@@ -18,7 +17,7 @@ export function createDoneBatcher(db: Db): (jobId: string) => Promise<void> {
       const batch = queue;
       queue = [];
       try {
-        await markJobsDone(db.kysely, { ids: batch.map((b) => b.id), now: nowIso() });
+        await deleteFinishedJobs(db.kysely, { ids: batch.map((b) => b.id) });
         batch.forEach((b) => b.resolve());
       } catch (err) {
         batch.forEach((b) => b.reject(err));

@@ -39,12 +39,20 @@ export async function rescheduleJob(db: DbOrTrx, jobId: string, runAt: string) {
 }
 
 /**
- * Marks jobs done in one statement (the runner's completions, a handler's own batch). Prepared:
- * compiled once per number of jobs.
+ * Deletes a job that is still waiting for its turn, once its work was done elsewhere (an e-mail
+ * the request delivered itself); a running job is its runner's to finish.
  */
-export const markJobsDone = preparedQuery((q, p: { ids: string[]; now: string }) =>
-  q
-    .updateTable('jobs')
-    .set({ status: 'done', lease_until: null, updated_at: p.now })
-    .where('id', 'in', p.ids),
+export async function deletePendingJob(db: DbOrTrx, jobId: string) {
+  await db.deleteFrom('jobs').where('id', '=', jobId).where('status', '=', 'pending').execute();
+}
+
+/**
+ * Deletes finished jobs in one statement (the runner's completions, a handler's own batch): a
+ * job that did its work leaves no row, so the queue holds only what is left to do (and the jobs
+ * that failed for good, kept for inspection) however long the service runs. What a job did is
+ * recorded where it belongs: the e-mail's row, the webhook attempt's, the document's audit trail.
+ * Prepared: compiled once per number of jobs.
+ */
+export const deleteFinishedJobs = preparedQuery((q, p: { ids: string[] }) =>
+  q.deleteFrom('jobs').where('id', 'in', p.ids),
 );

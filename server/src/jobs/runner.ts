@@ -23,8 +23,8 @@ export type JobDefinition<S extends z.ZodType = z.ZodType> = {
    */
   concurrency?: number;
   /**
-   * Runs the job. Returning 'done' says the handler already set its job row to done inside its
-   * own transaction (with the work's outcome, so both commit together); the runner then writes
+   * Runs the job. Returning 'done' says the handler already deleted its job row inside its own
+   * transaction (with the work's outcome, so both commit together); the runner then writes
    * nothing more for it.
    */
   handle: (payload: z.infer<S>, context: JobContext) => Promise<void | 'done'>;

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Storage } from '../storage/storage.js';
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
-import { enqueueJob, rescheduleJob } from '../../jobs/queue.js';
+import { deletePendingJob, enqueueJob, rescheduleJob } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
@@ -148,11 +148,13 @@ export async function deliverEmail(
   if (!email) throw new Error(`No outbox row ${emailId}.`);
   if (email.status === 'sent' || email.status === 'stored') return email;
   if (!transport) {
-    return repo.updateEmail(db.kysely, emailId, {
+    const stored = await repo.updateEmail(db.kysely, emailId, {
       status: 'stored',
       sent_at: nowIso(),
       error: null,
     });
+    await deletePendingJob(db.kysely, emailId);
+    return stored;
   }
   let content: Readable | null = null;
   try {
@@ -178,7 +180,7 @@ export async function deliverEmail(
     });
     // Delivered: the links in it (signing links, verification tokens) are the recipient's
     // alone now, so the copy at rest keeps no usable secret.
-    return await repo.updateEmail(db.kysely, emailId, {
+    const sent = await repo.updateEmail(db.kysely, emailId, {
       status: 'sent',
       sent_at: nowIso(),
       message_id: messageId,
@@ -186,6 +188,9 @@ export async function deliverEmail(
       html: redactLinks(email.html),
       text: redactLinks(email.text),
     });
+    // The job shares the e-mail's id: when the request delivered it, the job has nothing to do.
+    await deletePendingJob(db.kysely, emailId);
+    return sent;
   } catch (err) {
     content?.destroy();
     const message = err instanceof Error ? err.message : String(err);

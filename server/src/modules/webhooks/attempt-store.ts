@@ -1,6 +1,5 @@
 import type { Db } from '../../db/handle.js';
-import { markJobsDone } from '../../jobs/queue.js';
-import { nowIso } from '../../lib/ids.js';
+import { deleteFinishedJobs } from '../../jobs/queue.js';
 import { createBatcher } from './batcher.js';
 import * as repo from './deliveries.repo.js';
 import { enqueueAttempt } from './deliveries.service.js';
@@ -23,7 +22,7 @@ export type AttemptContext = {
 
 /** An attempt's outcome and what follows it. */
 export type Conclusion = {
-  /** The job making the attempt: marked done in the same transaction. */
+  /** The job making the attempt: deleted in the same transaction. */
   jobId: string;
   row: repo.AttemptRow;
   /** The series ends here (2xx, or the last attempt failed)... */
@@ -98,7 +97,7 @@ export function createAttemptStore(db: Db) {
         });
       }
       // Every job of the batch has nothing left to do, whether or not it recorded the outcome.
-      await markJobsDone(trx, { ids: items.map((i) => i.jobId), now: nowIso() });
+      await deleteFinishedJobs(trx, { ids: items.map((i) => i.jobId) });
       return done;
     }),
   );
