@@ -86,6 +86,43 @@ describe('text tag scanning', () => {
     expect(byType.name.tagBox.y).toBeLessThan(42);
   });
 
+  it('places a tag that shares its text run with other text at its own glyphs', async () => {
+    // Wide and narrow letters before or after the tag, in one run each: a box shared out by
+    // character count lands points away (the value's white cover then hides the letters before
+    // the tag, or leaves part of the tag showing).
+    const lines = [
+      'WWWWWWWW {{text:1:Wide}}',
+      'iiiiiiiiiiiiiiii {{text:1:Narrow}}',
+      '{{text:1:Upper}} tail mmmm',
+      'Name: {{text:1:Job}}',
+    ];
+    const pdf = PDF.create();
+    const page = pdf.addPage({ width: 595, height: 842 });
+    lines.forEach((line, i) => page.drawText(line, { x: 72, y: 700 - i * 40, size: 12 }));
+    const bytes = Buffer.from(await pdf.save());
+    const dir = mkdtempSync(path.join(tmpdir(), 'tags-bbox-'));
+    try {
+      writeFileSync(path.join(dir, 'tags.pdf'), bytes);
+      const bbox = spawnSync('pdftotext', ['-bbox', path.join(dir, 'tags.pdf'), '-'], {
+        encoding: 'utf8',
+      }).stdout;
+      // poppler's own boxes of the words that are tags (each tag is one word here).
+      const words = [
+        ...bbox.matchAll(/xMin="([\d.]+)"[^>]*xMax="([\d.]+)"[^>]*>(\{\{[^<]*\}\})</g),
+      ];
+      expect(words.map((w) => w[3])).toEqual(lines.map((l) => /\{\{.*?\}\}/.exec(l)![0]));
+      const scan = await scanTextTags(bytes, { signeeCount: 1 });
+      expect(scan.fields.map((f) => f.tag)).toEqual(words.map((w) => w[3]));
+      scan.fields.forEach((field, i) => {
+        const [xMin, xMax] = [Number(words[i][1]), Number(words[i][2])];
+        expect(Math.abs(field.tagBox.x - xMin), field.tag).toBeLessThan(0.5);
+        expect(Math.abs(field.tagBox.x + field.tagBox.width - xMax), field.tag).toBeLessThan(0.5);
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('names each tag that cannot become a field, with its page', async () => {
     const scan = await scanTextTags(
       await taggedPdf(['{{sign:1}}', '{{text}}', '{{text:0}}', '{{text:x:Label}}', '{{text:3}}']),

@@ -47,13 +47,17 @@ const GRAMMAR = /^\s*([A-Za-z]+)\s*:\s*([^:!]*?)\s*(?::([^]*?))?\s*(!)?\s*$/;
 /** One character of a page's text: which text item it comes from, and where in it. */
 type CharAt = { item: number; offset: number };
 
-/** A text item as pdf.js extracts it: the string, its text-space matrix, width and height. */
+/**
+ * A text item as pdf.js extracts it: the string, its text-space matrix, width and height; with
+ * the widths of its characters relative to each other when known (`advances`, see scanTextTags).
+ */
 type TextItem = {
   str: string;
   transform: number[];
   width: number;
   height: number;
   hasEOL: boolean;
+  advances?: number[];
 };
 
 /** What a page offers the scan: its items and how user space maps to the displayed page. */
@@ -186,8 +190,7 @@ function boxOf(page: ScannedPage, chars: CharAt[]): Box {
     const up = Math.hypot(c, d) || item.height || 1;
     const [vx, vy] = [c / up, d / up];
     const height = item.height || up;
-    const length = item.str.length || 1;
-    const [s0, s1] = [(from / length) * item.width, (to / length) * item.width];
+    const [s0, s1] = [offsetOf(item, from), offsetOf(item, to)];
     for (const [s, h] of [
       [s0, -0.2 * height],
       [s1, -0.2 * height],
@@ -209,6 +212,20 @@ function boxOf(page: ScannedPage, chars: CharAt[]): Box {
     width: round(right - left),
     height: round(bottom - top),
   };
+}
+
+// How far along an item its character `index` starts: the item's width shared out by the
+// characters' advances when known, else equally.
+function offsetOf(item: TextItem, index: number): number {
+  const advances = item.advances;
+  if (!advances) return (index / (item.str.length || 1)) * item.width;
+  let before = 0;
+  let total = 0;
+  advances.forEach((advance, i) => {
+    if (i < index) before += advance;
+    total += advance;
+  });
+  return total > 0 ? (before / total) * item.width : 0;
 }
 
 // The tag's box grown to the type's minimum size (rightwards and downwards), kept on the page.
@@ -234,6 +251,7 @@ export async function scanTextTags(
   options: { signeeCount?: number },
 ): Promise<TextTagScan> {
   const { getDocument } = await (pdfjs ??= import('pdfjs-dist-node/legacy/build/pdf.mjs'));
+  const { Standard14Font } = await (libpdf ??= import('@libpdf/core'));
   const task = getDocument({
     data: new Uint8Array(bytes),
     disableFontFace: true,
@@ -249,9 +267,17 @@ export async function scanTextTags(
       const page = await document.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
+      const items = content.items.flatMap((item) => ('str' in item ? [item] : []));
       pages.push({
         size: { width: round(viewport.width), height: round(viewport.height) },
-        items: content.items.flatMap((item) => ('str' in item ? [item] : [])),
+        items: items.map((item) =>
+          item.str.includes('{{') || item.str.includes('}}')
+            ? {
+                ...item,
+                advances: advancesOf(item.str, content.styles[item.fontName], Standard14Font),
+              }
+            : item,
+        ),
         toDisplayed: (x, y) => viewport.convertToViewportPoint(x, y) as [number, number],
       });
       page.cleanup();
@@ -263,5 +289,45 @@ export async function scanTextTags(
   }
 }
 
+/**
+ * The advances of a text item's characters relative to each other, for placing a tag that shares
+ * its item with other text: pdf.js gives an item's width, not its characters'. They are the
+ * standard font of the item's family (pdf.js tells serif, sans-serif or monospace from the font's
+ * flags): Helvetica's advances for sans-serif text, Times' for serif, Courier's (all equal) for
+ * monospace. Exact for text set in those fonts, close for the rest; characters they lack count
+ * as an average Latin letter, or a full em for CJK.
+ */
+function advancesOf(
+  text: string,
+  style: { fontFamily?: string } | undefined,
+  standard: typeof import('@libpdf/core').Standard14Font,
+): number[] {
+  const family = style?.fontFamily ?? '';
+  const name = /mono/i.test(family)
+    ? 'Courier'
+    : /^serif$/i.test(family)
+      ? 'Times-Roman'
+      : 'Helvetica';
+  const metrics = (standardFonts[name] ??= standard.of(name));
+  const widths = (advanceCache[name] ??= new Map());
+  // One advance per UTF-16 unit, as tags' offsets count them.
+  return Array.from({ length: text.length }, (_, i) => {
+    const char = text[i];
+    let advance = widths.get(char);
+    if (advance === undefined) {
+      advance = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/.test(char)
+        ? 1000
+        : metrics.widthOfTextAtSize(char, 1000) || 556;
+      widths.set(char, advance);
+    }
+    return advance;
+  });
+}
+
+type StandardName = 'Helvetica' | 'Times-Roman' | 'Courier';
+const standardFonts: Partial<Record<StandardName, import('@libpdf/core').Standard14Font>> = {};
+const advanceCache: Partial<Record<StandardName, Map<string, number>>> = {};
+
+let libpdf: Promise<typeof import('@libpdf/core')> | undefined;
 let pdfjs: Promise<typeof import('pdfjs-dist-node/legacy/build/pdf.mjs')> | undefined;
 const round = (n: number) => Math.round(n * 100) / 100;

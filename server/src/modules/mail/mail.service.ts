@@ -148,13 +148,7 @@ export async function deliverEmail(
   if (!email) throw new Error(`No outbox row ${emailId}.`);
   if (email.status === 'sent' || email.status === 'stored') return email;
   if (!transport) {
-    const stored = await repo.updateEmail(db.kysely, emailId, {
-      status: 'stored',
-      sent_at: nowIso(),
-      error: null,
-    });
-    await deletePendingJob(db.kysely, emailId);
-    return stored;
+    return delivered(db, emailId, { status: 'stored', sent_at: nowIso(), error: null });
   }
   let content: Readable | null = null;
   try {
@@ -180,7 +174,7 @@ export async function deliverEmail(
     });
     // Delivered: the links in it (signing links, verification tokens) are the recipient's
     // alone now, so the copy at rest keeps no usable secret.
-    const sent = await repo.updateEmail(db.kysely, emailId, {
+    return await delivered(db, emailId, {
       status: 'sent',
       sent_at: nowIso(),
       message_id: messageId,
@@ -188,9 +182,6 @@ export async function deliverEmail(
       html: redactLinks(email.html),
       text: redactLinks(email.text),
     });
-    // The job shares the e-mail's id: when the request delivered it, the job has nothing to do.
-    await deletePendingJob(db.kysely, emailId);
-    return sent;
   } catch (err) {
     content?.destroy();
     const message = err instanceof Error ? err.message : String(err);
@@ -199,6 +190,18 @@ export async function deliverEmail(
     await rescheduleJob(db.kysely, emailId, isoIn(deps.retryBaseMs ?? 30_000));
     throw err;
   }
+}
+
+/**
+ * Records an e-mail as delivered. Its job shares its id: when the request delivered it, the job
+ * has nothing left to do and goes in the same commit.
+ */
+function delivered(db: Db, emailId: string, set: Partial<repo.EmailRow>) {
+  return db.kysely.transaction().execute(async (trx) => {
+    const row = await repo.updateEmail(trx, emailId, set);
+    await deletePendingJob(trx, emailId);
+    return row;
+  });
 }
 
 /** What a delivered e-mail keeps of its links: none. */
