@@ -325,6 +325,49 @@ describe.each(ENGINES)('text tags through the API on %s', (engine) => {
     expect(after).toBeLessThan(before * 0.5);
   });
 
+  it('refuses to send a dropdown tag until it has options, changing nothing', async () => {
+    const pdf = PDF.create();
+    const page = pdf.addPage({ width: 595, height: 842 });
+    page.drawText('Plan: {{dropdown:1:Plan!}}', { x: 72, y: 700, size: 12 });
+    page.drawText('{{signature:1}}   {{signature:2}}', { x: 72, y: 500, size: 12 });
+    const created = await create(Buffer.from(await pdf.save()));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.document.id;
+    const fields = created.body.fields as Array<Record<string, unknown>>;
+    const dropdown = fields.findIndex((f) => f.type === 'dropdown');
+    expect(fields[dropdown]).toMatchObject({ options: null, required: true, label: 'Plan' });
+    const send = () => api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/send-for-signing`);
+    const refused = await send();
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(refused.body.errors).toEqual([
+      { path: `fields[${dropdown}].options`, message: 'a dropdown needs at least one option' },
+    ]);
+    expect(refused.body.detail).toContain('PUT');
+    const still = await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}`);
+    expect(still.body.document.status).toBe('draft');
+    expect(still.body.signees.every((s: { invitedAt: unknown }) => s.invitedAt === null)).toBe(
+      true,
+    );
+    const put = await api(ctx, owner.apiKey, 'PUT', `/api/documents/${id}/fields`, {
+      fields: fields.map((f, i) => ({
+        id: f.id,
+        signeeId: f.signeeId,
+        type: f.type,
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        width: f.width,
+        height: f.height,
+        required: f.required,
+        label: f.label,
+        ...(i === dropdown ? { options: ['Monthly', 'Yearly'] } : {}),
+      })),
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect((await send()).status).toBe(200);
+  });
+
   it('refuses malformed tags and signees out of range with 422 naming tag and page, creating nothing', async () => {
     const before = await documents();
     const res = await create(await taggedPdf(['{{stamp:1}}', '{{text:3:Extra}}']));

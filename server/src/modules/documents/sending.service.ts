@@ -17,7 +17,7 @@ import { countAuditEntriesBySignee, recordAudit, type RequestOrigin } from './au
 import * as repo from './documents.repo.js';
 import { getDocument, type DocumentDeps } from './documents.service.js';
 import { isOpenForSigning, moveDocument } from './lifecycle.js';
-import { requireSignatureFields } from '../fields/fields.service.js';
+import { requireSendableFields } from '../fields/fields.service.js';
 import { currentWave } from './signing-turns.js';
 
 /** What sending needs beyond document access. */
@@ -176,7 +176,7 @@ export async function sendForSigning(
     const current = await repo.lockDocument(trx, deps.db.engine, document.id);
     if (!current) throw new AppError('not_found', 'No such document.');
     const signees = await repo.listSignees(trx, document.id);
-    if (current.status === 'draft') await requireSignatureFields(trx, document.id, signees);
+    if (current.status === 'draft') await requireSendableFields(trx, document.id, signees);
     const moved = await moveDocument(trx, {
       document: current,
       move: 'send',

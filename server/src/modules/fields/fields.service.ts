@@ -188,17 +188,37 @@ export async function putFields(
 }
 
 /**
- * Refuses to send a document with fields while a signee has no signature field to sign in
- * (422 `signature_field_missing` naming them). A document without fields signs on an
- * appended page and needs none.
+ * Refuses to send a document with fields that cannot be signed: while a signee has no
+ * signature field to sign in (422 `signature_field_missing` naming them), or a dropdown has no
+ * option to choose (a `{{dropdown:N}}` text tag makes one; 422 at the field, as a `PUT` of it
+ * would be). A document without fields signs on an appended page and needs none.
  */
-export async function requireSignatureFields(
+export async function requireSendableFields(
   db: DbOrTrx,
   documentId: string,
   signees: Array<{ id: string; name: string; email: string }>,
 ) {
   const fields = await repo.listFields(db, documentId);
   if (fields.length === 0) return;
+  requireSignatureFields(fields, signees);
+  const empty: FieldError[] = fields.flatMap((f, i) =>
+    f.type === 'dropdown' && !f.options?.length
+      ? [{ path: fieldPath(i, 'options'), message: 'a dropdown needs at least one option' }]
+      : [],
+  );
+  if (empty.length > 0) {
+    const which = empty.length === 1 ? 'A dropdown has' : `${empty.length} dropdowns have`;
+    throw validationError(
+      empty,
+      `${which} no options to choose from: add them with PUT /api/documents/${documentId}/fields before sending.`,
+    );
+  }
+}
+
+function requireSignatureFields(
+  fields: repo.FieldRow[],
+  signees: Array<{ id: string; name: string; email: string }>,
+) {
   const withSignature = new Set(
     fields.filter((f) => f.type === 'signature').map((f) => f.signee_id),
   );
