@@ -309,6 +309,19 @@ describe.each(ENGINES)('fields API on %s', (engine) => {
     ]);
     expect(offPage.status).toBe(422);
     expect(offPage.body.errors[0].path).toBe('fields[0].page');
+    // The body's own checks name a field as the others do: `fields[1].…`, not `body.fields.1.…`.
+    const base = { signeeId: alice.id, type: 'signature', page: 1, x: 10, y: 10 };
+    const malformed = await put([
+      { ...base, width: 150, height: 40 },
+      { ...base, type: 'dropdown', options: [], width: 150, height: 40, colour: 'red' },
+      { ...base, type: 'stamp', width: 150, height: 40 },
+    ]);
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors.map((e: { path: string }) => e.path)).toEqual([
+      'fields[1]',
+      'fields[1].options',
+      'fields[2].type',
+    ]);
     expect((await api(ctx, owner.apiKey, 'GET', path)).body).toEqual(before);
 
     expect(

@@ -196,6 +196,18 @@ describe.each(ENGINES)('sealing fields on %s', (engine) => {
         });
         expect(wrongOption.status).toBe(422);
         expect(wrongOption.body.errors[0]).toMatchObject({ path: 'fields[2]' });
+        // The body's own checks point at the field the same way.
+        const tooLong = await signingCall(ctx, ada, 'sign', {
+          ...base,
+          fields: [
+            { id: accept, value: true },
+            { id: jobTitle, value: 'x'.repeat(1001) },
+          ],
+        });
+        expect(tooLong.status).toBe(422);
+        expect(tooLong.body.errors.map((e: { path: string }) => e.path)).toEqual([
+          'fields[1].value',
+        ]);
         const notMine = await signingCall(ctx, ada, 'sign', {
           ...base,
           fields: [{ id: crypto.randomUUID(), value: 'x' }],

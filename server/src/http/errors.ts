@@ -83,6 +83,19 @@ export function handleFrameworkError(
   return sendProblem(request, reply, problem);
 }
 
+/**
+ * An invalid input's `errors[].path`: its place in the request joined with dots
+ * (`body.email`, `params.tenantId`, `body.signees.1.name`), but a field of a body's `fields`
+ * array as every other check of fields names it, `fields[3].page` (decisions §8).
+ */
+function pathOf(context: string | undefined, segments: string[]): string {
+  const [first, index, ...rest] = segments;
+  if (context === 'body' && first === 'fields' && index !== undefined && /^\d+$/.test(index)) {
+    return [`fields[${index}]`, ...rest].join('.');
+  }
+  return [context, ...segments].filter(Boolean).join('.');
+}
+
 /** Installs the error and not-found handlers that make every error problem+json. */
 export function registerErrorHandlers(app: FastifyInstance) {
   app.addHook('preClose', async () => cutLingeringConnections());
@@ -90,9 +103,7 @@ export function registerErrorHandlers(app: FastifyInstance) {
     if (error instanceof AppError) return sendProblem(request, reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({
-        path: [error.validationContext, ...String(v.instancePath).split('/').filter(Boolean)]
-          .filter(Boolean)
-          .join('.'),
+        path: pathOf(error.validationContext, String(v.instancePath).split('/').filter(Boolean)),
         message: v.message ?? 'is invalid',
       }));
       return sendProblem(request, reply, validationError(errors));

@@ -124,7 +124,14 @@ const fieldBody = {
   height: ranged(NUMBERS.height),
   required: z.boolean().optional(),
   label: z.string().trim().min(1).max(200).nullable().optional(),
-  options: z.array(z.string().trim().min(1).max(200)).min(1).max(MAX_OPTIONS).nullable().optional(),
+  // At least one option, as the OpenAPI document says: checkBody tells a dropdown without any
+  // in its own words (zod's `.min(1)` would tell it a second time).
+  options: z
+    .array(z.string().trim().min(1).max(200))
+    .max(MAX_OPTIONS)
+    .meta({ minItems: 1 })
+    .nullable()
+    .optional(),
   value: fieldValue.nullable().optional(),
 };
 
