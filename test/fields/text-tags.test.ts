@@ -141,6 +141,22 @@ describe('text tag scanning', () => {
     expect(scan.problems[4].message).toBe('signee 3 does not exist (the document has 2 signees)');
   });
 
+  it('tells a tag broken over two lines or cut by the crop, instead of losing it', async () => {
+    const pdf = PDF.create();
+    const page = pdf.addPage({ width: 595, height: 842 });
+    page.dict.set('CropBox', PdfArray.of(...[0, 0, 300, 842].map((n) => PdfNumber.of(n))));
+    page.drawText('{{text:1:Job', { x: 72, y: 700, size: 12 });
+    page.drawText('title}}', { x: 72, y: 680, size: 12 });
+    page.drawText('{{signature:1}}', { x: 72, y: 600, size: 12 });
+    page.drawText('{{initials:1}}', { x: 260, y: 500, size: 12 });
+    const scan = await scanTextTags(Buffer.from(await pdf.save()), { signeeCount: 1 });
+    expect(scan.fields.map((f) => f.tag)).toEqual(['{{signature:1}}']);
+    expect(scan.problems).toHaveLength(2);
+    expect(scan.problems[0]).toMatchObject({ tag: '{{text:1:Job', page: 1 });
+    expect(scan.problems[1].tag).toMatch(/^\{\{in/);
+    for (const problem of scan.problems) expect(problem.message).toContain('no }} after it');
+  });
+
   it('scans tags over many pages', async () => {
     const pdf = PDF.create();
     for (let i = 0; i < 60; i++) {

@@ -90,7 +90,7 @@ export function findTextTags(
       break;
     }
     const { text, chars } = pageText(page.items);
-    for (const match of text.matchAll(TAG)) {
+    for (const match of tagsAndFragments(text)) {
       if (fields.length + problems.length >= MAX_TAGS) {
         problems.push({
           tag: match[0],
@@ -100,6 +100,10 @@ export function findTextTags(
         return { fields, problems };
       }
       const tag = match[0].replace(/\s+/g, ' ');
+      if (match[1] === undefined) {
+        problems.push({ tag, page: number, message: UNCLOSED });
+        continue;
+      }
       const parsed = parseTag(match[1], options.signeeCount);
       if ('problem' in parsed) {
         problems.push({ tag, page: number, message: parsed.problem });
@@ -116,6 +120,29 @@ export function findTextTags(
     }
   }
   return { fields, problems };
+}
+
+const UNCLOSED =
+  'malformed tag: no }} after it on its line (a tag is written on one line, inside the page as displayed)';
+
+// Every tag (with its inside as group 1), and every `{{` that opens none: a tag broken over
+// two lines, or cut by the page's crop (text outside it is not extracted), is told, not lost.
+// A fragment is its first word, at most 40 characters.
+function* tagsAndFragments(text: string): Generator<{ 0: string; 1?: string; index: number }> {
+  let end = 0;
+  for (const match of text.matchAll(TAG)) {
+    yield* fragments(text, end, match.index);
+    yield { 0: match[0], 1: match[1], index: match.index };
+    end = match.index + match[0].length;
+  }
+  yield* fragments(text, end, text.length);
+}
+
+function* fragments(text: string, from: number, to: number) {
+  for (let at = text.indexOf('{{', from); at >= 0 && at < to; at = text.indexOf('{{', at + 2)) {
+    const fragment = /^\{\{[^\s{}]{0,38}/.exec(text.slice(at, to))![0];
+    yield { 0: fragment, index: at };
+  }
 }
 
 function parseTag(
