@@ -321,8 +321,8 @@ export async function scanTextTags(
  * its item with other text: pdf.js gives an item's width, not its characters'. They are the
  * standard font of the item's family (pdf.js tells serif, sans-serif or monospace from the font's
  * flags): Helvetica's advances for sans-serif text, Times' for serif, Courier's (all equal) for
- * monospace. Exact for text set in those fonts, close for the rest; characters they lack count
- * as an average Latin letter, or a full em for CJK.
+ * monospace. Exact for text set in those fonts, close for the rest; a character they lack
+ * counts as the font's default width, or as a full em in CJK scripts.
  */
 function advancesOf(
   text: string,
