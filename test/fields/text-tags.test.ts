@@ -212,6 +212,12 @@ function ink(
   return dark / Math.max(1, all);
 }
 
+/** A field as the API answers it, as `PUT …/fields` takes it back (keeping its id and tag). */
+function asInput(f: Record<string, unknown>) {
+  const { id, signeeId, type, page, x, y, width, height, required, label } = f;
+  return { id, signeeId, type, page, x, y, width, height, required, label };
+}
+
 describe.each(ENGINES)('text tags through the API on %s', (engine) => {
   let ctx: TestContext;
   let owner: Awaited<ReturnType<typeof createUser>>;
@@ -269,18 +275,7 @@ describe.each(ENGINES)('text tags through the API on %s', (engine) => {
     const all = (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/fields`)).body.fields;
     const put = await api(ctx, owner.apiKey, 'PUT', `/api/documents/${id}/fields`, {
       fields: [
-        ...all.map((f: Record<string, unknown>) => ({
-          id: f.id,
-          signeeId: f.signeeId,
-          type: f.type,
-          page: f.page,
-          x: f.x,
-          y: f.y,
-          width: f.width,
-          height: f.height,
-          required: f.required,
-          label: f.label,
-        })),
+        ...all.map(asInput),
         { signeeId: ben.id, type: 'signature', page: 1, x: 330, y: 400, width: 150, height: 40 },
       ],
     });
@@ -367,16 +362,7 @@ describe.each(ENGINES)('text tags through the API on %s', (engine) => {
     );
     const put = await api(ctx, owner.apiKey, 'PUT', `/api/documents/${id}/fields`, {
       fields: fields.map((f, i) => ({
-        id: f.id,
-        signeeId: f.signeeId,
-        type: f.type,
-        page: f.page,
-        x: f.x,
-        y: f.y,
-        width: f.width,
-        height: f.height,
-        required: f.required,
-        label: f.label,
+        ...asInput(f),
         ...(i === dropdown ? { options: ['Monthly', 'Yearly'] } : {}),
       })),
     });

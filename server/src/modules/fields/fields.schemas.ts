@@ -45,10 +45,9 @@ function ranged(rule: NumberRule) {
  * checks a number, and a `.superRefine` costs more than the rules it runs: a quick-create with
  * twenty fields holds 140 numbers, and zod's checks were most of what validating them cost
  * (issue 24's speed goal: twenty fields took 30 µs with the two checks apart, 23 in one, 6.5
- * once `checkBody` made no closure per field). The
- * issues and messages are zod's own, each at its number, in the order of `rules`; a number that
- * is not an integer stops the field's later checks, the rules too, as zod's `.int()` does; a
- * number out of range does not.
+ * once `checkBody` made no closure per field). The issues and messages are zod's own, each at
+ * its number, in the order of `rules`; a number that is not an integer stops the field's later
+ * checks, the rules too, as zod's `.int()` does; a number out of range does not.
  */
 function checkField(rules: Record<string, NumberRule>) {
   const entries = Object.entries(rules);
@@ -137,6 +136,9 @@ const fieldBody = {
 
 type FieldBody = z.output<z.ZodObject<typeof fieldBody>>;
 
+/** What a dropdown without options is told, wherever it is found (input, or at sending). */
+export const NO_OPTIONS = 'a dropdown needs at least one option';
+
 // The rules between a field's own properties: options only and always on dropdowns, a value
 // only where the sender may prefill one, and of the type's kind. No closure is made per field:
 // one (an `issue(path, message)` helper) made this check cost 0.25 µs a field, 40 times the
@@ -144,9 +146,7 @@ type FieldBody = z.output<z.ZodObject<typeof fieldBody>>;
 function checkBody(field: FieldBody, issues: z.core.$ZodRawIssue[]) {
   const dropdown = field.type === 'dropdown';
   if (dropdown ? !field.options?.length : field.options != null) {
-    const message = dropdown
-      ? 'a dropdown needs at least one option'
-      : 'only dropdown fields take options';
+    const message = dropdown ? NO_OPTIONS : 'only dropdown fields take options';
     issues.push(bodyIssue(field, 'options', message));
   }
   if (field.value == null) return;

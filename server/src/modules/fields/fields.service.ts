@@ -10,6 +10,7 @@ import * as repo from './fields.repo.js';
 import { z } from 'zod';
 import {
   MAX_FIELDS,
+  NO_OPTIONS,
   fieldIssues,
   fieldPath,
   isRequired,
@@ -203,7 +204,7 @@ export async function requireSendableFields(
   requireSignatureFields(fields, signees);
   const empty: FieldError[] = fields.flatMap((f, i) =>
     f.type === 'dropdown' && !f.options?.length
-      ? [{ path: fieldPath(i, 'options'), message: 'a dropdown needs at least one option' }]
+      ? [{ path: fieldPath(i, 'options'), message: NO_OPTIONS }]
       : [],
   );
   if (empty.length > 0) {

@@ -335,8 +335,10 @@ function advancesOf(
     : /^serif$/i.test(family)
       ? 'Times-Roman'
       : 'Helvetica';
-  const metrics = (standardFonts[name] ??= standard.of(name));
-  const widths = (advanceCache[name] ??= new Map());
+  const { metrics, widths } = (standardFonts[name] ??= {
+    metrics: standard.of(name),
+    widths: new Map(),
+  });
   // One advance per UTF-16 unit, as tags' offsets count them.
   return Array.from({ length: text.length }, (_, i) => {
     const char = text[i];
@@ -351,9 +353,13 @@ function advancesOf(
   });
 }
 
-type StandardName = 'Helvetica' | 'Times-Roman' | 'Courier';
-const standardFonts: Partial<Record<StandardName, import('@libpdf/core').Standard14Font>> = {};
-const advanceCache: Partial<Record<StandardName, Map<string, number>>> = {};
+// Each standard font's metrics, and the advances of the characters looked up so far.
+const standardFonts: Partial<
+  Record<
+    'Helvetica' | 'Times-Roman' | 'Courier',
+    { metrics: import('@libpdf/core').Standard14Font; widths: Map<string, number> }
+  >
+> = {};
 
 let libpdf: Promise<typeof import('@libpdf/core')> | undefined;
 let pdfjs: Promise<typeof import('pdfjs-dist-node/legacy/build/pdf.mjs')> | undefined;
