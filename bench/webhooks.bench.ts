@@ -241,6 +241,7 @@ async function startProfiler() {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 50 });
   await session.post('Profiler.start');
   return {
     stop: async (dir: string) => {

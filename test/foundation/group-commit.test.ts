@@ -64,14 +64,42 @@ describe('group commit on sqlite', () => {
     expect(ctx.db.walFlushes()! - before).toBeLessThanOrEqual(3);
   });
 
-  it('does not wait for the flush of unflushed commits, but flushes earlier ones first', async () => {
-    await insertUser();
+  it('does not wait for the flush of unflushed commits, but flushes earlier durable ones first', async () => {
+    // A durable commit still being flushed when the unflushed one starts: `fn` runs after it is
+    // on disk, so what `fn` reads cannot be undone by a power failure.
     const before = ctx.db.walFlushes()!;
-    await withUnflushedCommits(ctx.db, (q) => insertUser(q));
-    expect(ctx.db.walFlushes()).toBe(before);
-    // An unflushed commit is carried to disk by the next flush.
-    await withUnflushedCommits(ctx.db, async () => {});
-    expect(ctx.db.walFlushes()).toBe(before + 1);
+    const durable = insertUser();
+    let flushesSeenInside = -1;
+    await withUnflushedCommits(ctx.db, async (q) => {
+      flushesSeenInside = ctx.db.walFlushes()!;
+      await insertUser(q);
+    });
+    await durable;
+    expect(flushesSeenInside).toBeGreaterThan(before);
+    // The unflushed commit returned without waiting for a flush of its own...
+    const afterDurable = ctx.db.walFlushes()!;
+    const unflushed = await withUnflushedCommits(ctx.db, async (q) => {
+      await insertUser(q);
+      return ctx.db.walFlushes()!;
+    });
+    expect(ctx.db.walFlushes()).toBe(unflushed);
+    expect(unflushed).toBe(afterDurable);
+    // ...and one it started carries it to disk though no other commit follows.
+    await waitUntil(() => ctx.db.walFlushes()! > unflushed, 'the background flush');
+    // Unflushed commits alone never make the next one wait for the disk: the second starts
+    // while the first one's flush is still running.
+    const quiet = ctx.db.walFlushes()!;
+    const seen = await Promise.all(
+      [0, 1].map(() =>
+        withUnflushedCommits(ctx.db, async (q) => {
+          const flushes = ctx.db.walFlushes()!;
+          await insertUser(q);
+          return flushes;
+        }),
+      ),
+    );
+    expect(seen).toEqual([quiet, quiet]);
+    await waitUntil(() => ctx.db.walFlushes()! > quiet, 'the background flush');
   });
 
   it('counts flushes in /metrics, and answers a quick-create after its flush', async () => {

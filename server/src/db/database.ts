@@ -7,13 +7,14 @@ import { walFlusherOf } from './sqlite-wal.js';
 
 /**
  * Runs `fn` with commits that are not flushed to disk on their own, for writes whose loss on
- * power failure is acceptable (a job claim). On SQLite it holds the one connection and does not
- * wait for the write-ahead log's flush after it: such a commit survives a process crash (it is in
- * the log, handed to the OS), and the next flush carries it to disk with it, since the log is
- * written in order; only a power or kernel failure before then undoes it. It does wait, first,
- * for every commit made before it to be on disk, so what `fn` reads (a job and its inputs) and
- * acts on can no longer be undone. On PostgreSQL `fn` runs as is: its commits are group-flushed
- * across connections.
+ * power failure is acceptable (a job claim, the recorded outcome of a webhook attempt that
+ * leaves nothing else to do). On SQLite it holds the one connection and does not wait for the
+ * write-ahead log's flush after it: such a commit survives a process crash (it is in the log,
+ * handed to the OS), and a flush started at once in the background carries it to disk a moment
+ * later (the log is written in order, so any later flush does too); only a power or kernel
+ * failure before then undoes it. It does wait, first, for every durable commit made before it to
+ * be on disk, so what `fn` reads (a job and its inputs) and acts on can no longer be undone. On
+ * PostgreSQL `fn` runs as is: its commits are group-flushed across connections.
  */
 export async function withUnflushedCommits<T>(
   db: Db,
@@ -23,12 +24,13 @@ export async function withUnflushedCommits<T>(
   if (!wal) return fn(db.kysely);
   return db.kysely.connection().execute(async (connection) => {
     // While the connection is held nothing else commits, so this covers all `fn` can read.
-    await wal.flush();
+    await wal.flushDurable();
     wal.suspend();
     try {
       return await fn(connection);
     } finally {
       wal.resume();
+      wal.flushSoon();
     }
   });
 }

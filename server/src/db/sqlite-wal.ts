@@ -24,10 +24,12 @@ export function createWalFlusher(walPath: string) {
   let handle: Promise<FileHandle> | null = null;
   let writes = 0; // statements that may have written, so far
   let flushed = 0; // of those, how many a finished fdatasync covers
+  let durable = 0; // the count of writes when the last one a caller waits on disk for was made
   let pending = false; // the connection's current holder wrote and will wait for a flush
   let suspended = 0;
   let running: Promise<void> | null = null;
   let count = 0;
+  let closed = false;
   const sync = async () => {
     const upTo = writes;
     handle ??= open(walPath, 'r');
@@ -51,10 +53,25 @@ export function createWalFlusher(walPath: string) {
   }
   return {
     flush,
+    /**
+     * Resolves once every write whose holder waits for the disk (not an unflushed commit's) made
+     * before the call is on disk.
+     */
+    flushDurable: () => flush(durable),
+    /** Starts a flush of everything written so far, which nobody waits for. */
+    flushSoon() {
+      if (closed) return;
+      flush().catch(() => {
+        // A failed flush is retried by the next one: a durable commit waits for its own.
+      });
+    },
     count: () => count,
     wrote() {
       writes++;
-      if (!suspended) pending = true;
+      if (!suspended) {
+        pending = true;
+        durable = writes;
+      }
     },
     suspend: () => void suspended++,
     resume: () => void suspended--,
@@ -65,6 +82,7 @@ export function createWalFlusher(walPath: string) {
       return upTo;
     },
     async close() {
+      closed = true;
       await running?.catch(() => {});
       await (await handle?.catch(() => null))?.close();
       handle = null;

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
+import { withUnflushedCommits } from '../../db/database.js';
 import type { Db } from '../../db/handle.js';
+import type { Database } from '../../db/schema.js';
 import { deleteFinishedJobs } from '../../jobs/queue.js';
 import { createBatcher } from './batcher.js';
 import * as repo from './deliveries.repo.js';
@@ -67,7 +70,7 @@ export function createAttemptStore(db: Db) {
   // True when this call recorded the outcome; the delivery's new state and the next attempt's
   // job commit in the same transaction, so the next attempt exists exactly when this outcome does.
   const conclude = createBatcher<Conclusion, boolean>((items) =>
-    db.kysely.transaction().execute(async (trx) => {
+    commitOutcomes(db, items, async (trx) => {
       const unique = dedupe(items.map((i) => i.row));
       const recorded = await repo.recordAttemptResults(trx, { rows: [...unique.values()] });
       const ours = new Set(recorded.map((r) => keyOf(r.delivery_id, r.attempt)));
@@ -103,6 +106,23 @@ export function createAttemptStore(db: Db) {
   );
 
   return { load, conclude };
+}
+
+/**
+ * Commits a batch of outcomes. When none enqueues a next attempt, the commit does not wait for
+ * its flush (withUnflushedCommits): losing it to a power failure in the moment before the
+ * background flush only makes the attempt's job run again, which records the attempt as
+ * interrupted, as when the process died mid-request. An outcome that schedules the next attempt
+ * is flushed before its job can be claimed, so a power failure cannot undo an attempt that was
+ * already sent.
+ */
+function commitOutcomes<T>(
+  db: Db,
+  items: Conclusion[],
+  fn: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (items.some((i) => i.nextDueAt)) return db.kysely.transaction().execute(fn);
+  return withUnflushedCommits(db, (q) => q.transaction().execute(fn));
 }
 
 // One row per (delivery, attempt) per statement: PostgreSQL refuses an upsert that touches a
