@@ -10,7 +10,8 @@
 //  (c) Retry punctuality: arrival of attempts 2 and 3 versus dispatch start + schedule, with a
 //      receiver answering 500 (goal: <= 100 ms late).
 // Every figure is the median over RUNS runs, each on a fresh database. PROFILE=DIR writes a V8
-// CPU profile of each run's timed service phase (the backlog draining) into DIR.
+// CPU profile of each run's timed service phase (the backlog draining) and of the bare loop's
+// timed pass before it into DIR.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { createServer, type Server } from 'node:http';
@@ -195,7 +196,9 @@ async function throughputRun() {
     return { rate: count / ((performance.now() - start) / 1000), cpu: cpuMicros(cpu) / count };
   };
   await bareRate(CONCURRENCY, WARMUP);
+  const bareProfiler = process.env.PROFILE ? await startProfiler() : null;
   const bareBefore = await bareRate(CONCURRENCY);
+  await bareProfiler?.stop(process.env.PROFILE!, 'bare');
 
   const arrived = receiver.arrivals.length;
   const profiler = process.env.PROFILE ? await startProfiler() : null;
@@ -206,7 +209,7 @@ async function throughputRun() {
   await service.deps.jobs.idle();
   const serviceSeconds = (performance.now() - t) / 1000;
   const serviceCpu = cpuMicros(cpu) / BACKLOG;
-  await profiler?.stop(process.env.PROFILE!);
+  await profiler?.stop(process.env.PROFILE!, 'service');
   const done = await service.db.kysely
     .selectFrom('webhook_deliveries')
     .select((eb) => eb.fn.countAll().as('n'))
@@ -244,11 +247,11 @@ async function startProfiler() {
   await session.post('Profiler.setSamplingInterval', { interval: 50 });
   await session.post('Profiler.start');
   return {
-    stop: async (dir: string) => {
+    stop: async (dir: string, side: string) => {
       const { profile } = await session.post('Profiler.stop');
       session.disconnect();
       mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, `webhooks-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(path.join(dir, `webhooks-${side}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
     },
   };
 }
