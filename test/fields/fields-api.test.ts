@@ -279,9 +279,21 @@ describe.each(ENGINES)('fields API on %s', (engine) => {
       const { value: _value, filledAt: _filledAt, ...rest } = f;
       return rest;
     });
+    const trail = async () =>
+      (
+        (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)).body
+          .auditTrail as Array<{ action: string }>
+      ).map((e) => e.action);
+    const updatedAt = async () =>
+      (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}`)).body.updatedAt;
+    const [trailBefore, updatedBefore] = [await trail(), await updatedAt()];
+    expect(trailBefore.filter((a) => a === 'fields changed')).toHaveLength(1);
     const same = await put(keep);
     expect(same.status).toBe(200);
     expect(same.body).toEqual(before);
+    // Saving again what was read changes nothing: not the trail, not the document's time.
+    expect(await trail()).toEqual(trailBefore);
+    expect(await updatedAt()).toBe(updatedBefore);
     const unknownId = await put([{ ...keep[0], id: crypto.randomUUID() }]);
     expect(unknownId.status).toBe(422);
     expect(unknownId.body.errors).toEqual([

@@ -173,6 +173,9 @@ export async function putFields(
       return before?.tag_box ? { ...field, tagBox: before.tag_box } : field;
     });
     const rows = fieldRows(drafts, (f) => f.signeeId);
+    // The same fields in the same order (a client saving again what it read) change nothing:
+    // no write, and no entry in the audit trail saying they changed.
+    if (repo.encodeFields(rows) === repo.encodeFields([...existing.values()])) return rows;
     await repo.saveFields(trx, document.id, rows);
     await documentsRepo.updateDocument(trx, document.id, { updated_at: now });
     await recordAudit(trx, {
