@@ -251,7 +251,10 @@ async function startProfiler() {
       const { profile } = await session.post('Profiler.stop');
       session.disconnect();
       mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, `webhooks-${side}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(
+        path.join(dir, `webhooks-${side}-${Date.now()}.cpuprofile`),
+        JSON.stringify(profile),
+      );
     },
   };
 }
