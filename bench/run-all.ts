@@ -12,6 +12,7 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { minMax, ROOT } from './support/processes.js';
+import { WARM_UP_SEALS } from '../server/src/modules/sealing/seal-worker.js';
 
 /** One figure of a benchmark: what was measured, against what, and whether the goal is met. */
 export type Row = { figure: string; value: string; baseline: string; goal: string; met: boolean };
@@ -183,12 +184,13 @@ const BENCHES: Bench[] = [
         /\(b\) @libpdf\/core load \+ PAdES sign:\s+([\d.]+) ms \(runs ([\d.]+)–([\d.]+)\)/,
         'sign time',
       );
+      const [sandbox] = grab(out, /\(a'\) sealPdf in the sandbox[^:]*:\s+([\d.]+) ms/, 'sandbox');
       const [rss, took] = grab(out, /\(c\) sealPdf peak RSS:\s+([\d.]+) MB in ([\d.]+) ms/, 'RSS');
       const [baseRss] = grab(out, /sign alone peak RSS:\s+([\d.]+) MB/, 'baseline RSS');
       return [
         {
-          figure: 'sealing a 10-page PDF (median of 15, alternating)',
-          value: `${ms(a)} (${aMin}–${aMax}) = ${(a / b).toFixed(2)}x`,
+          figure: `sealing a 10-page PDF with a configured certificate (median of 60, alternating, after ${WARM_UP_SEALS} warm-up seals each)`,
+          value: `${ms(a)} (${aMin}–${aMax}) = ${(a / b).toFixed(2)}x; in the sandbox, every page marked: ${ms(sandbox)}`,
           baseline: `@libpdf/core load + PAdES sign: ${ms(b)} (${bMin}–${bMax})`,
           goal: '≤ 1.5x',
           met: a / b <= 1.5,

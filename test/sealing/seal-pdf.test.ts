@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadOrCreateSealCertificate,
@@ -299,6 +302,50 @@ describe('sealPdf edge cases', () => {
     expect(pages.at(-1)).toMatch(/incremental: the signed original kept byte for byte/);
     expect(
       verifySealedPdf(twice, { certificateFingerprints: [certificate.fingerprint] }).status,
+    ).toBe('sealed');
+  });
+
+  // The seal signs with the P12's key through Node's crypto (seal-pdf.ts, synchronousSigner):
+  // an EC key's signature must come out as the DER that CMS holds, as an RSA key's does.
+  it.each([
+    ['an RSA-3072', ['-newkey', 'rsa:3072']],
+    ['an EC P-256', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256']],
+    ['an EC P-384', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384']],
+  ])('seals with %s key from a configured P12, valid in pdfsig', async (kind, keyArgs) => {
+    const dir = join(scratch.dir, kind.replace(/\W+/g, '-'));
+    mkdirSync(dir, { recursive: true });
+    const openssl = (args: string[]) => {
+      const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr}`);
+    };
+    openssl(
+      ['req', '-x509', ...keyArgs, '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem'].concat([
+        '-days',
+        '30',
+        '-subj',
+        '/CN=Acme Seal/O=Acme',
+      ]),
+    );
+    openssl(
+      ['pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-out', 'seal.p12'].concat([
+        '-passout',
+        'pass:s3cret',
+      ]),
+    );
+    const configured = await loadOrCreateSealCertificate({
+      dataDir: dir,
+      p12Path: join(dir, 'seal.p12'),
+      p12Password: 's3cret',
+    });
+    const sealed = await sealedBytes(
+      input(await makePdf(2), { certificate: configured, sandbox: false }),
+    );
+    const pdfsig = runOnPdf(scratch.dir, 'pdfsig', ['{}'], sealed).stdout;
+    expect(pdfsig).toContain('Signature is Valid');
+    expect(pdfsig).toContain('Total document signed');
+    expect(pdfsig).toContain('Acme Seal');
+    expect(
+      verifySealedPdf(sealed, { certificateFingerprints: [configured.fingerprint] }).status,
     ).toBe('sealed');
   });
 

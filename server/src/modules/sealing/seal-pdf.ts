@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage } from '@libpdf/core';
+import { KeyObject, createHash, sign as signSync } from 'node:crypto';
+import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage, type Signer } from '@libpdf/core';
 import {
   describeActiveContent,
   scanActiveContent,
@@ -29,7 +29,7 @@ const TIMESTAMPED_RESERVE_BYTES = 24_576;
 const TSA_TIMEOUT_MS = 15_000;
 
 // By fingerprint: a sealing thread receives a copy of the certificate with every document.
-const signers = new Map<string, Promise<P12Signer>>();
+const signers = new Map<string, Promise<Signer>>();
 
 /**
  * How a sealed file was made (public as the document's `sealMode`):
@@ -286,15 +286,45 @@ function startsWithPdfHeader(bytes: Uint8Array): boolean {
 }
 
 // Parsing a P12 costs ~100 ms (key derivation); a process seals with one certificate.
-function signerFor(certificate: SealCertificate): Promise<P12Signer> {
+function signerFor(certificate: SealCertificate): Promise<Signer> {
   const key = `${certificate.fingerprint}:${certificate.password}`;
   let signer = signers.get(key);
   if (!signer) {
-    signer = P12Signer.create(certificate.p12, certificate.password);
+    signer = P12Signer.create(certificate.p12, certificate.password).then(synchronousSigner);
     signers.set(key, signer);
     signer.catch(() => signers.delete(key));
   }
   return signer;
+}
+
+/**
+ * The P12's key signing with Node's crypto.sign, which returns at once, where P12Signer signs
+ * through WebCrypto: a job on libuv's thread pool that the sealing thread then waits for (0.45 ms
+ * of a 10-page seal, docs/benchmarks.md). The same key, hash and padding (PKCS #1 v1.5 for RSA,
+ * the kind P12Signer gives an RSA key); ECDSA signatures come DER-encoded, as CMS wants them.
+ * Any other kind of key signs through P12Signer.
+ */
+function synchronousSigner(p12: P12Signer): Signer {
+  // P12Signer keeps its key in a property its types call private.
+  const key = (p12 as unknown as { privateKey?: unknown }).privateKey;
+  const kind = p12.signatureAlgorithm;
+  if (!(key instanceof CryptoKey) || (kind !== 'RSASSA-PKCS1-v1_5' && kind !== 'ECDSA')) {
+    return p12;
+  }
+  const privateKey = KeyObject.from(key);
+  return {
+    certificate: p12.certificate,
+    certificateChain: p12.certificateChain,
+    keyType: p12.keyType,
+    signatureAlgorithm: kind,
+    sign: async (data, algorithm) =>
+      new Uint8Array(
+        signSync(algorithm.replace('-', '').toLowerCase(), data, {
+          key: privateKey,
+          dsaEncoding: 'der',
+        }),
+      ),
+  };
 }
 
 // An explicit, unused name: without one @libpdf/core would reuse the first empty signature
