@@ -10,8 +10,8 @@ import { walFlusherOf } from './sqlite-wal.js';
  * power failure is acceptable (a job claim, the recorded outcome of a webhook attempt that
  * leaves nothing else to do). On SQLite it holds the one connection and does not wait for the
  * write-ahead log's flush after it: such a commit survives a process crash (it is in the log,
- * handed to the OS), and a flush started at once in the background carries it to disk a moment
- * later (the log is written in order, so any later flush does too); only a power or kernel
+ * handed to the OS), and a flush started in the background within 10 ms carries it to disk (the
+ * log is written in order, so any later flush does too); only a power or kernel
  * failure before then undoes it. It does wait, first, for every durable commit made before it to
  * be on disk, so what `fn` reads (a job and its inputs) and acts on can no longer be undone. On
  * PostgreSQL `fn` runs as is: its commits are group-flushed across connections.

@@ -11,6 +11,9 @@ import {
 import type { Database } from './schema.js';
 
 /** The group-commit state of one SQLite database. */
+
+// How soon commits that nobody waits to be on disk (withUnflushedCommits) are flushed anyway.
+const FLUSH_SOON_MS = 10;
 export type WalFlusher = ReturnType<typeof createWalFlusher>;
 
 /**
@@ -30,6 +33,8 @@ export function createWalFlusher(walPath: string) {
   let running: Promise<void> | null = null;
   let count = 0;
   let closed = false;
+  let soon: NodeJS.Timeout | null = null;
+  let soonUpTo = 0; // the writes the pending flushSoon must cover
   const sync = async () => {
     const upTo = writes;
     handle ??= open(walPath, 'r');
@@ -58,12 +63,23 @@ export function createWalFlusher(walPath: string) {
      * before the call is on disk.
      */
     flushDurable: () => flush(durable),
-    /** Starts a flush of everything written so far, which nobody waits for. */
+    /**
+     * Flushes everything written so far within FLUSH_SOON_MS, without anyone waiting for it:
+     * unflushed commits made meanwhile share that flush, and the disk is not kept busy flushing
+     * back to back for them, which would delay the flushes that requests wait for.
+     */
     flushSoon() {
       if (closed) return;
-      flush().catch(() => {
-        // A failed flush is retried by the next one: a durable commit waits for its own.
-      });
+      soonUpTo = writes;
+      if (soon) return;
+      soon = setTimeout(() => {
+        soon = null;
+        // Under load, the flushes that requests wait for have usually covered them by then.
+        flush(soonUpTo).catch(() => {
+          // A failed flush is retried by the next one: a durable commit waits for its own.
+        });
+      }, FLUSH_SOON_MS);
+      soon.unref();
     },
     count: () => count,
     wrote() {
@@ -83,6 +99,7 @@ export function createWalFlusher(walPath: string) {
     },
     async close() {
       closed = true;
+      if (soon) clearTimeout(soon);
       await running?.catch(() => {});
       await (await handle?.catch(() => null))?.close();
       handle = null;
