@@ -10,10 +10,10 @@ import {
 } from 'kysely';
 import type { Database } from './schema.js';
 
-/** The group-commit state of one SQLite database. */
-
 // How soon commits that nobody waits to be on disk (withUnflushedCommits) are flushed anyway.
 const FLUSH_SOON_MS = 10;
+
+/** The group-commit state of one SQLite database. */
 export type WalFlusher = ReturnType<typeof createWalFlusher>;
 
 /**
