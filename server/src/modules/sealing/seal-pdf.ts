@@ -12,6 +12,7 @@ import { readPageGeometry } from './page-geometry.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { drawFieldValues } from './seal-fields.js';
+import { signPdf } from './pades-signature.js';
 import { embedSealFonts, type SealFonts } from './seal-fonts.js';
 import { addAuditPages, addSignaturePages, type PageSize } from './seal-pages.js';
 import type { SealPdfInput } from './seal-types.js';
@@ -254,31 +255,16 @@ async function appendAndSign(
   const reason = input.sandbox
     ? 'Sealed by Signet in the sandbox; not legally binding'
     : 'Sealed by Signet after all signatures were collected';
-  const { bytes } = await pdf.sign({
+  return signPdf(pdf, {
     signer: await signerFor(input.certificate),
     fieldName: freeFieldName(pdf),
-    subFilter: 'ETSI.CAdES.detached',
-    level: input.tsaUrl ? 'B-T' : 'B-B',
+    reason: note ? `${reason}; ${note}` : reason,
+    signingTime: sealedAt,
+    reservedBytes: input.tsaUrl ? TIMESTAMPED_RESERVE_BYTES : SIGNATURE_RESERVE_BYTES,
     timestampAuthority: input.tsaUrl
       ? new HttpTimestampAuthority(input.tsaUrl, { timeout: TSA_TIMEOUT_MS })
       : undefined,
-    reason: signatureText(note ? `${reason}; ${note}` : reason),
-    signingTime: sealedAt,
-    estimatedSize: input.tsaUrl ? TIMESTAMPED_RESERVE_BYTES : SIGNATURE_RESERVE_BYTES,
   });
-  return bytes;
-}
-
-/**
- * @libpdf/core 0.4.2 escapes /Reason twice (its own escape, then the string writer's), so a
- * viewer would show `\(` for every parenthesis: ours are written without the characters PDF
- * strings escape (backslash, parentheses, line breaks).
- */
-function signatureText(text: string): string {
-  return text
-    .replace(/[\\()\r\n]+/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim();
 }
 
 function startsWithPdfHeader(bytes: Uint8Array): boolean {
