@@ -39,17 +39,23 @@ export async function waitForStatus(
   throw new Error('unreachable');
 }
 
-/** Calls a signing endpoint (no API key: the token is the credential). */
+/**
+ * Calls a signing endpoint (no API key: the token is the credential). `from` is the client's
+ * address, sent as X-Forwarded-For: for a service started with TRUST_PROXY=loopback, so that
+ * signees who sign from different places are limited each on their own.
+ */
 export async function signingCall(
   ctx: TestContext,
   token: string,
   action: '' | 'sign' | 'decline',
   body?: unknown,
+  from?: string,
 ) {
   const res = await fetch(`${ctx.baseUrl}/api/signing/${token}${action ? `/${action}` : ''}`, {
     method: action ? 'POST' : 'GET',
     headers: {
       'user-agent': 'SignetTest/1.0',
+      ...(from === undefined ? {} : { 'x-forwarded-for': from }),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,16 +84,19 @@ export async function signAsOnlySignee(
   ctx: TestContext,
   apiKey: string,
   documentId: string,
-  signee: { email: string; name: string },
+  signee: { email: string; name: string; from?: string },
   timeoutMs = 30_000,
 ) {
   const sent = await api(ctx, apiKey, 'POST', `/api/documents/${documentId}/send-for-signing`);
   expect(sent.status).toBe(200);
   const token = await signingTokenFromMailbox(ctx, signee.email);
-  const signed = await signingCall(ctx, token, 'sign', {
-    consent: true,
-    signature: { type: 'typed', text: signee.name },
-  });
+  const signed = await signingCall(
+    ctx,
+    token,
+    'sign',
+    { consent: true, signature: { type: 'typed', text: signee.name } },
+    signee.from,
+  );
   expect(signed.status, JSON.stringify(signed.body)).toBe(200);
   const done = await waitForStatus(ctx, apiKey, documentId, 'signed', timeoutMs);
   return { done, sealed: await downloadFile(ctx, done.document.downloadUrl) };
