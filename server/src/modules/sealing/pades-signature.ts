@@ -70,7 +70,11 @@ export async function signPdf(
   const bytes = await pdf.save({ incremental: true });
   const { byteRangeAt, contentsAt, contentsEnd } = findPlaceholders(bytes);
   const byteRange = [0, contentsAt - 1, contentsEnd + 1, bytes.length - contentsEnd - 1];
+  // Written over the placeholder's 36 characters, each length padded to its ten.
   const written = `[${byteRange.map((n, i) => (i === 0 ? n : String(n).padEnd(10))).join(' ')}]`;
+  if (bytes[byteRangeAt + written.length - 1] !== CLOSING_BRACKET) {
+    throw new Error('the /ByteRange placeholder was not written as expected');
+  }
   bytes.set(Buffer.from(written, 'latin1'), byteRangeAt);
   const documentHash = createHash('sha256')
     .update(bytes.subarray(0, byteRange[1]))
@@ -135,6 +139,8 @@ type FormWithSignatureFields = {
 const PRINT_AND_LOCKED = 132;
 // Ten digits each, as the library's placeholder: the values are written over them, padded.
 const BYTE_RANGE_UNKNOWN = [9_999_999_999, 9_999_999_999, 9_999_999_999];
+
+const CLOSING_BRACKET = 0x5d;
 
 // The library's date form for /M: UTC, to the second.
 function pdfDate(date: Date): string {
