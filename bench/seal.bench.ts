@@ -15,7 +15,7 @@ import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
 import { WARM_UP_SEALS } from '../server/src/modules/sealing/seal-worker.js';
 import { sealedInput } from './support/peer-stacks.js';
-import { minMax } from './support/processes.js';
+import { median, minMax } from './support/processes.js';
 import { scannedPdf, textPdf } from './support/sample-pdfs.js';
 
 const RUNS = 60;
@@ -34,12 +34,6 @@ function sealInput(
     sandbox,
     certificate,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
