@@ -213,14 +213,16 @@ function certificateParts(signer: Signer): CertificateParts {
 
 // The certificate's issuer Name and serialNumber INTEGER, as encoded in it.
 function issuerAndSerial(certificate: Uint8Array) {
+  const unreadable = () => new Error('the signing certificate cannot be read');
   const parsed = asn1js.fromBER(certificate);
-  const tbs = (parsed.result as asn1js.Sequence).valueBlock.value[0] as asn1js.Sequence | undefined;
-  if (parsed.offset === -1 || !tbs) throw new Error('the signing certificate cannot be read');
+  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) throw unreadable();
+  const tbs = parsed.result.valueBlock.value[0];
+  if (!(tbs instanceof asn1js.Sequence)) throw unreadable();
   // TBSCertificate: [0] version (absent for v1), serialNumber, signature, issuer, …
   const fields = tbs.valueBlock.value;
   const first = fields[0]?.idBlock.tagClass === 3 ? 1 : 0;
   const raw = (block: asn1js.AsnType | undefined) => {
-    if (!block) throw new Error('the signing certificate cannot be read');
+    if (!block) throw unreadable();
     return new Uint8Array(block.valueBeforeDecodeView);
   };
   return { serialNumber: raw(fields[first]), issuer: raw(fields[first + 2]) };
