@@ -24,6 +24,12 @@ export function runOnPdf(dir: string, command: string, args: string[], bytes: Ui
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** Runs the openssl command line in `dir` (certificates and P12s for the tests); throws if it fails. */
+export function openssl(dir: string, args: string[]): void {
+  const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr}`);
+}
+
 /** Text of each page, as pdftotext separates them with form feeds. */
 export function pageTexts(dir: string, bytes: Uint8Array): string[] {
   const result = runOnPdf(dir, 'pdftotext', ['-enc', 'UTF-8', '{}', '-'], bytes);

@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { P12Signer, PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPdf } from '../../server/src/modules/sealing/pades-signature.js';
 import { loadOrCreateSealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
-import { makePdf, runOnPdf, scratchDir } from './helpers.js';
+import { makePdf, openssl, runOnPdf, scratchDir } from './helpers.js';
 
 // signPdf makes the signature @libpdf/core's pdf.sign() makes, without its per-signature
 // certificate parsing: an RSA PKCS #1 v1.5 signature is deterministic, so for the same file,
@@ -42,66 +41,23 @@ async function bothWays(original: Uint8Array, signer: P12Signer, fieldName = opt
 
 // A leaf certificate issued by a CA of our own, in a P12 that carries the CA as its chain.
 function chainedP12(dir: string): { p12: Uint8Array; password: string } {
-  const openssl = (...args: string[]) => {
-    const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr}`);
-  };
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '30',
+  const run = (command: string, ...rest: string[]) =>
+    openssl(dir, [...command.split(' '), ...rest]);
+  run(
+    'req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 30',
     '-subj',
     '/CN=Acme Root CA/O=Acme',
   );
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'leaf.key',
-    '-out',
-    'leaf.csr',
+  run(
+    'req -newkey rsa:2048 -nodes -keyout leaf.key -out leaf.csr',
     '-subj',
     '/CN=Acme Seal/O=Acme',
   );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    'leaf.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-set_serial',
-    '0x00c0ffee1234567890',
-    '-days',
-    '30',
-    '-out',
-    'leaf.pem',
+  run(
+    'x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -set_serial 0x00c0ffee1234567890 -days 30 -out leaf.pem',
   );
-  openssl(
-    'pkcs12',
-    '-export',
-    '-inkey',
-    'leaf.key',
-    '-in',
-    'leaf.pem',
-    '-certfile',
-    'ca.pem',
-    '-out',
-    'seal.p12',
-    '-passout',
-    'pass:s3cret',
+  run(
+    'pkcs12 -export -inkey leaf.key -in leaf.pem -certfile ca.pem -out seal.p12 -passout pass:s3cret',
   );
   return { p12: new Uint8Array(readFileSync(join(dir, 'seal.p12'))), password: 's3cret' };
 }

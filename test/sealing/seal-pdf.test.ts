@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import {
   makeInheritedResourcesPdf,
   makePdf,
   makePng,
+  openssl,
   pageTexts,
   runOnPdf,
   scratchDir,
@@ -314,11 +314,8 @@ describe('sealPdf edge cases', () => {
   ])('seals with %s key from a configured P12, valid in pdfsig', async (kind, keyArgs) => {
     const dir = join(scratch.dir, kind.replace(/\W+/g, '-'));
     mkdirSync(dir, { recursive: true });
-    const openssl = (args: string[]) => {
-      const result = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-      if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr}`);
-    };
     openssl(
+      dir,
       ['req', '-x509', ...keyArgs, '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem'].concat([
         '-days',
         '30',
@@ -327,6 +324,7 @@ describe('sealPdf edge cases', () => {
       ]),
     );
     openssl(
+      dir,
       ['pkcs12', '-export', '-inkey', 'key.pem', '-in', 'cert.pem', '-out', 'seal.p12'].concat([
         '-passout',
         'pass:s3cret',
