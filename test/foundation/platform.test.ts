@@ -31,6 +31,47 @@ describe.each(ENGINES)('platform on %s', (engine) => {
     expect(metrics.body).toContain(
       'signet_http_requests_total{method="GET",route="/healthz",status="200"} 1',
     );
+    expect(metrics.body).toContain(
+      'signet_http_requests_total{method="GET",route="/readyz",status="200"} 1',
+    );
+    const histogram = 'signet_http_request_duration_seconds';
+    expect(metrics.body).toContain(`# TYPE ${histogram} histogram`);
+    // Cumulative buckets, every bound of the histogram, the request in the last ones.
+    const buckets = [
+      ...metrics.body.matchAll(
+        /^signet_http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="\/healthz"\} (\d+)$/gm,
+      ),
+    ];
+    expect(buckets.map((m) => m[1])).toEqual([
+      ...['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10'],
+      '+Inf',
+    ]);
+    const counts = buckets.map((m) => Number(m[2]));
+    expect(counts.every((n, k) => k === 0 || n >= counts[k - 1]!)).toBe(true);
+    expect(counts.slice(-2)).toEqual([1, 1]);
+    expect(metrics.body).toContain(`${histogram}_count{method="GET",route="/healthz"} 1`);
+    const sum =
+      /^signet_http_request_duration_seconds_sum\{method="GET",route="\/healthz"\} (\S+)$/m;
+    expect(Number(metrics.body.match(sum)?.[1])).toBeGreaterThan(0);
+
+    // Counted by status and by route pattern, not by URL; a URL no route has is "unmatched".
+    await ctx.app.inject('/healthz');
+    await ctx.app.inject('/no/such/route');
+    await ctx.app.inject({ url: `/api/tenants/${randomBytes(4).toString('hex')}` });
+    const after = (await ctx.app.inject('/metrics')).body;
+    expect(after).toContain(
+      'signet_http_requests_total{method="GET",route="/healthz",status="200"} 2',
+    );
+    expect(after).toContain(`${histogram}_count{method="GET",route="/healthz"} 2`);
+    expect(after).toContain(
+      'signet_http_requests_total{method="GET",route="unmatched",status="404"} 1',
+    );
+    expect(after).toContain(
+      'signet_http_requests_total{method="GET",route="/api/tenants/:tenantId",status="401"} 1',
+    );
+    expect(after).toContain(
+      'signet_http_requests_total{method="GET",route="/metrics",status="200"} 1',
+    );
   });
 
   it('answers every error as problem+json with a request id', async () => {
@@ -120,6 +161,43 @@ describe.each(ENGINES)('platform on %s', (engine) => {
     const docs = await ctx.app.inject('/docs/');
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain('swagger');
+  });
+
+  it("sends helmet's headers with pages and the API's own security headers with API answers", async () => {
+    const user = await createUser(ctx);
+    const tenant = await createTenant(ctx, user.apiKey);
+    const apiAnswers = [
+      await ctx.app.inject({
+        url: `/api/tenants/${tenant.id}`,
+        headers: { 'x-api-key': user.apiKey },
+      }),
+      await ctx.app.inject({ url: '/api/tenants' }), // 401 problem+json
+      await ctx.app.inject({ url: '/api/no/such/route' }), // 404 problem+json
+    ];
+    expect(apiAnswers.map((r) => r.statusCode)).toEqual([200, 401, 404]);
+    for (const res of apiAnswers) {
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      // Headers that only govern an HTML document are not sent with JSON.
+      for (const name of ['x-dns-prefetch-control', 'x-xss-protection', 'origin-agent-cluster']) {
+        expect(res.headers[name], name).toBeUndefined();
+      }
+    }
+    for (const url of ['/docs/', '/healthz', '/no/such/page']) {
+      const page = await ctx.app.inject(url);
+      expect(page.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(page.headers['content-security-policy'], url).toContain("script-src 'self'");
+      expect(page.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(page.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+      expect(page.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(page.headers['strict-transport-security'], url).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
+    }
   });
 
   it('rate-limits per API key with RateLimit headers and Retry-After', async () => {

@@ -1,4 +1,4 @@
-import { Registry, collectDefaultMetrics, Counter, Histogram } from 'prom-client';
+import { Registry, collectDefaultMetrics, Counter } from 'prom-client';
 import { z } from 'zod';
 import { pingDatabase } from '../../db/database.js';
 import { AppError } from '../../lib/errors.js';
@@ -6,24 +6,13 @@ import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { mailCounts } from '../mail/mail.service.js';
 import { warmUpCounts } from '../sealing/seal-worker.js';
+import { registerRequestMetrics } from './request-metrics.js';
 
 /** Liveness, readiness and Prometheus metrics. */
 export function registerOpsRoutes(app: App, deps: AppDeps) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'signet_http_requests_total',
-    help: 'HTTP requests by route and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'signet_http_request_duration_seconds',
-    help: 'HTTP request duration by route',
-    labelNames: ['method', 'route'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
+  const recordRequest = registerRequestMetrics(registry);
   if (deps.db.walFlushes() !== null) {
     new Counter({
       name: 'signet_sqlite_wal_flushes_total',
@@ -75,8 +64,7 @@ export function registerOpsRoutes(app: App, deps: AppDeps) {
   });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: reply.statusCode });
-    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    recordRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
