@@ -459,6 +459,15 @@ const BENCHES: Bench[] = [
             met: r.serverErrors + r.networkErrors === 0,
           },
           {
+            // Every request of the load is valid: a 4xx means something was refused that should
+            // have been served, and its latency is not the work's.
+            figure: `${on}: requests refused with a 4xx`,
+            value: String(r.endpoints.reduce((n, e) => n + e.otherErrors, 0)),
+            baseline: '—',
+            goal: '0',
+            met: r.endpoints.every((e) => e.otherErrors === 0),
+          },
+          {
             figure: `${on}: documents created and not readable afterwards`,
             value: String(r.lostDocuments),
             baseline: `${r.documentsCreated} created`,
