@@ -24,6 +24,28 @@ export function format(message: string, values: Record<string, string | number> 
   );
 }
 
+const TIME_FORMAT: Intl.DateTimeFormatOptions = {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: 'UTC',
+  hourCycle: 'h23',
+};
+const DATE_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'long', timeZone: 'UTC' };
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+// One formatter per language and style, made on first use: making one costs about 80 µs and
+// using it 2 µs, and an audit certificate writes a time for every entry and every field.
+function formatter(
+  cache: Map<string, Intl.DateTimeFormat>,
+  language: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  let made = cache.get(language);
+  if (!made) cache.set(language, (made = new Intl.DateTimeFormat(language, options)));
+  return made;
+}
+
 /** A time as the document's language writes it, in UTC: `25.11.2026, 21:05:09 UTC`. */
 export function formatTime(iso: string, language: string): string {
   const date = new Date(iso);
@@ -32,19 +54,11 @@ export function formatTime(iso: string, language: string): string {
   if (!(language in catalogues) || language === 'en') {
     return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
   }
-  const text = new Intl.DateTimeFormat(language, {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-    timeZone: 'UTC',
-    hourCycle: 'h23',
-  }).format(date);
-  return `${text} UTC`;
+  return `${formatter(timeFormats, language, TIME_FORMAT).format(date)} UTC`;
 }
 
 /** A date as the document's language writes it (`25. November 2026`). */
 export function formatDate(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language in catalogues ? language : 'en', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  }).format(new Date(iso));
+  const known = language in catalogues ? language : 'en';
+  return formatter(dateFormats, known, DATE_FORMAT).format(new Date(iso));
 }
