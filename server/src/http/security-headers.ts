@@ -29,7 +29,7 @@ export function staticSecurityHeaders(options: HelmetOptions): Record<string, st
  * document (script sources, openers, DNS prefetching, IE's and Flash's quirks) and only cost
  * bytes here: each header is about 0.2 µs of a request's CPU, plus its share of the write.
  */
-export function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<string, string> {
+function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {
     // Nothing in a JSON answer may load or be framed, if a browser ever renders one.
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",

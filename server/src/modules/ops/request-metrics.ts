@@ -1,7 +1,7 @@
 import type { Metric, Registry } from 'prom-client';
 
 /** Upper bounds of the request-duration histogram's buckets, in seconds. */
-export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type RouteTally = {
   method: string;
@@ -100,8 +100,12 @@ export function registerRequestMetrics(registry: Registry) {
       tallies.set(key, tally);
     }
     tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
-    const bucket = DURATION_BUCKETS.findIndex((le) => seconds <= le);
-    if (bucket >= 0) tally.buckets[bucket]! += 1;
+    for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+      if (seconds <= DURATION_BUCKETS[i]!) {
+        tally.buckets[i]! += 1;
+        break;
+      }
+    }
     tally.sum += seconds;
     tally.count += 1;
   };
