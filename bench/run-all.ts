@@ -564,7 +564,9 @@ export function formatReport(input: {
     '`npm ci && npm run bench` (about 15 minutes on the machine above; `-- --quick` about 6, `-- --only load,seal` ' +
       'for some; `-- --check` exits 1 when a figure misses its goal). The PostgreSQL figures need the server binaries (`apt-get install -y postgresql`) or ' +
       '`TEST_DATABASE_URL`. Each benchmark also runs alone (`npx tsx bench/load.bench.ts`); the ' +
-      'comment at the top of each `bench/*.bench.ts` lists its options and how it measures.',
+      'comment at the top of each `bench/*.bench.ts` lists its options and how it measures. A ' +
+      'benchmark that starts the service first builds dist/ (`npm run build`) when it is missing or ' +
+      'older than the sources, so it measures what `npm start` runs, never the sources through tsx.',
     '',
   );
   return lines.join('\n');

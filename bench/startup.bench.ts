@@ -10,17 +10,15 @@
 // what the start left behind (test/build/built-tree.ts, measureStarts). The baseline is the same service run from the TypeScript sources
 // through tsx (`node bin/signet-dev.mjs serve`, what `npm start` ran before, then after building
 // the web app first), measured the same way. Medians, with the spread (min-max).
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   measureStarts,
   prepareBuiltTree,
-  readBuildState,
   ROOT,
   type StartFigures,
 } from '../test/build/built-tree.js';
-import { isMain, median } from './support/processes.js';
+import { ensureCurrentBuild, isMain, median } from './support/processes.js';
 
 /** How the benchmark runs. */
 export type StartupBenchOptions = {
@@ -75,15 +73,7 @@ export async function runStartupBench(
   const runs = options.runs ?? 5;
   const idleSeconds = options.idleSeconds ?? 120;
   const log = options.log ?? (() => {});
-  const state = await readBuildState();
-  if (state.state !== 'current') {
-    log(`${state.reason}: npm run build`);
-    const built = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'build.mjs')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
-  }
+  await ensureCurrentBuild(log);
   const tree = await prepareBuiltTree();
   try {
     log(`built tree in ${tree.dir}: npm start, ${runs} starts`);

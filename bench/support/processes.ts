@@ -1,12 +1,13 @@
 // Shared by the benchmarks: child processes that are always reaped, the real service started
 // as `signet serve` (node with the flags on the bin's #! line), an account set up over HTTP, and
 // small statistics.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 export { freePort } from '../../test/helpers/free-port.js';
 import { freePort } from '../../test/helpers/free-port.js';
+import { readBuildState } from '../../test/build/built-tree.js';
 
 /** The repository root, where `bin/signet.mjs` lives. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,6 +26,28 @@ export const SERVICE_NODE_FLAGS: string[] = readFileSync(path.join(ROOT, 'bin/si
   .trim()
   .split(/\s+/)
   .filter(Boolean);
+
+let buildChecked = false;
+
+/**
+ * Builds dist/ when it is missing or older than the sources (`npm run build`), once per process.
+ * `bin/signet.mjs` runs the sources through tsx when the build is not current, which is slower
+ * and starts tsx's loader thread: a benchmark on a fresh checkout, or after an edit, would
+ * measure that instead of the service `npm start` runs.
+ */
+export async function ensureCurrentBuild(log: (line: string) => void = () => {}): Promise<void> {
+  if (buildChecked) return;
+  const state = await readBuildState();
+  if (state.state !== 'current') {
+    log(`${state.reason}: npm run build`);
+    const built = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'build.mjs')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
+  }
+  buildChecked = true;
+}
 
 /** The middle value (mean of the two middle ones for an even count). */
 export function median(values: number[]): number {
@@ -112,6 +135,7 @@ export async function startService(
     env?: NodeJS.ProcessEnv;
   },
 ): Promise<Service> {
+  await ensureCurrentBuild((line) => console.error(line));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = children.start(
