@@ -21,6 +21,7 @@ import {
   touchApiKey,
 } from './modules/accounts/accounts.repo.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
+import { errorWithoutStack } from './lib/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
 import { openApiOptions } from './http/openapi.js';
@@ -74,6 +75,12 @@ export async function buildApp(options: {
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: config.trustProxy,
     frameworkErrors: handleFrameworkError,
+    // A failed validation is answered from its issues (error.validation); the Error carrying
+    // them keeps Fastify's message but captures no stack, 5–10 µs of every 422.
+    schemaErrorFormatter: (errors, dataVar) =>
+      errorWithoutStack(
+        errors.map((e) => `${dataVar}${e.instancePath ?? ''} ${e.message}`).join(', '),
+      ),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -80,6 +80,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An Error that captures no stack trace, for one whose details travel beside it (a failed
+ * schema validation's issues): capturing one costs 5–10 µs that nobody reads.
+ */
+export function errorWithoutStack(message: string): Error {
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  const error = new Error(message);
+  Error.stackTraceLimit = stackTraceLimit;
+  return error;
+}
+
 /** Shorthand for a 422 with field errors. */
 export function validationError(errors: FieldError[], detail = 'Some fields are invalid.') {
   return new AppError('validation_failed', detail, { errors });
