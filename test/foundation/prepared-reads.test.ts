@@ -191,4 +191,41 @@ describe.each(ENGINES)('prepared reads on %s', (engine) => {
       { payload: 'g', attempts: 7, lease_until: at },
     ]);
   });
+
+  // Answers are remembered per query and values (on SQLite, until something is committed): two
+  // calls share one only when their values are the same, whatever characters the values hold.
+  const jobByKindAndPayload = preparedQuery((q, p: { kind: string; payload: string }) =>
+    q
+      .selectFrom('jobs')
+      .select('payload')
+      .where('kind', '=', p.kind)
+      .where('payload', '=', p.payload),
+  );
+
+  it('keep apart the answers of values that differ only in where a control character falls', async () => {
+    const stem = `test.keys.${newId()}`;
+    const at = new Date().toISOString();
+    // Joined with U+0001, both pairs would read "<stem>\u0001a\u0001b".
+    const pairs = [
+      { kind: `${stem}\u0001a`, payload: 'b' },
+      { kind: stem, payload: 'a\u0001b' },
+      { kind: stem, payload: '["a"]' },
+    ];
+    await insertJobs(ctx.db.kysely, {
+      kind: pairs[0]!.kind,
+      rows: [{ id: newId(), payload: 'b' }],
+      at,
+    });
+    for (const pair of pairs) {
+      expect(await jobByKindAndPayload(ctx.db.kysely, pair)).toEqual(
+        pair === pairs[0] ? [{ payload: 'b' }] : [],
+      );
+    }
+    // Asked again in the same order, from the remembered answers.
+    for (const pair of pairs) {
+      expect(await jobByKindAndPayload(ctx.db.kysely, pair)).toEqual(
+        pair === pairs[0] ? [{ payload: 'b' }] : [],
+      );
+    }
+  });
 });

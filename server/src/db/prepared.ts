@@ -177,7 +177,7 @@ function readDirect(
     cache = { version, rows: new Map() };
     answers.set(reader, cache);
   }
-  const key = JSON.stringify(parameters);
+  const key = answerKey(parameters);
   let rows = cache.rows.get(key);
   if (!rows) {
     rows = reader
@@ -188,4 +188,20 @@ function readDirect(
     cache.rows.set(key, rows);
   }
   return rows;
+}
+
+// The answer cache's key for a query's values. Values are nearly always strings (ids, key
+// hashes) and joining them costs a third of JSON.stringify; a string holding the separator, or
+// any other value, falls back to JSON behind that separator, which a joined key never holds.
+const SEPARATOR = '\u0001';
+function answerKey(parameters: readonly unknown[]): string {
+  let key = '';
+  for (let i = 0; i < parameters.length; i++) {
+    const value = parameters[i];
+    if (typeof value !== 'string' || value.includes(SEPARATOR)) {
+      return SEPARATOR + JSON.stringify(parameters);
+    }
+    key = i === 0 ? value : key + SEPARATOR + value;
+  }
+  return key;
 }
