@@ -87,6 +87,7 @@ describe.each(ENGINES)('listing and download URLs on %s', (engine) => {
     const ok = await fetch(local(url));
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-disposition')).toContain('attachment; filename="contract.pdf"');
+    expect(ok.headers.get('cache-control')).toBe('private, no-store');
     expect(Buffer.from(await ok.arrayBuffer()).equals(pdf)).toBe(true);
 
     const otherDoc = new URL(url);

@@ -181,6 +181,7 @@ describe.each(ENGINES)('platform on %s', (engine) => {
       );
       expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       // Headers that only govern an HTML document are not sent with JSON.
       for (const name of ['x-dns-prefetch-control', 'x-xss-protection', 'origin-agent-cluster']) {

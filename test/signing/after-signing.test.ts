@@ -198,6 +198,7 @@ describe.each(ENGINES)('after signing on %s', (engine) => {
     const res = await fetch(url, { headers: { 'user-agent': 'CopyTest/1.0' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain('contract-signed.pdf');
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
     expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(sealed));
     const trail = (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)).body
       .auditTrail;

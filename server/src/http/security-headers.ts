@@ -25,9 +25,10 @@ export function staticSecurityHeaders(options: HelmetOptions): Record<string, st
 /**
  * What an API response carries instead (every path under `/api/`: JSON, problem+json, PDF
  * downloads as attachments): the headers that protect a response that is not an HTML page, as
- * in OWASP's REST Security Cheat Sheet. The rest of helmet's set governs how a browser runs a
- * document (script sources, openers, DNS prefetching, IE's and Flash's quirks) and only cost
- * bytes here: each header is about 0.2 µs of a request's CPU, plus its share of the write.
+ * in OWASP's REST Security Cheat Sheet, `Cache-Control: no-store` among them. The rest of
+ * helmet's set governs how a browser runs a document (script sources, openers, DNS
+ * prefetching, IE's and Flash's quirks) and only cost bytes here: each header is about 0.2 µs
+ * of a request's CPU, plus its share of the write.
  */
 function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {
@@ -36,6 +37,9 @@ function apiSecurityHeaders(pageHeaders: Record<string, string>): Record<string,
     // Other sites cannot pull an answer into their pages with a no-cors request.
     'cross-origin-resource-policy': 'same-origin',
     'x-content-type-options': 'nosniff',
+    // Answers hold documents, names and e-mail addresses for one caller: no browser or proxy
+    // keeps a copy (a browser's disk cache outlives the session on a shared computer).
+    'cache-control': 'no-store',
   };
   const hsts = pageHeaders['strict-transport-security'];
   if (hsts !== undefined) headers['strict-transport-security'] = hsts;
