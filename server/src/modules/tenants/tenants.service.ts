@@ -69,11 +69,7 @@ export async function listTenants(deps: TenantDeps, userId: string) {
 
 /** The caller's membership record in a tenant. */
 export async function getMembership(deps: TenantDeps, input: { tenantId: string; userId: string }) {
-  const m = await requireMembership(deps.db.kysely, {
-    tenantId: input.tenantId,
-    userId: input.userId,
-    action: 'tenant.read',
-  });
+  const m = await requireMembership(deps.db.kysely, { ...input, action: 'tenant.read' });
   return { tenantId: m.tenant_id, userId: m.user_id, role: m.role, createdAt: m.created_at };
 }
 
