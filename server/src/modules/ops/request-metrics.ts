@@ -34,53 +34,47 @@ type Samples = {
 export function registerRequestMetrics(registry: Registry) {
   const tallies = new Map<string, RouteTally>();
 
-  const requests = {
-    name: 'signet_http_requests_total',
-    help: 'HTTP requests by route and status',
-    get: async (): Promise<Samples> => ({
-      name: requests.name,
-      help: requests.help,
-      type: 'counter',
-      aggregator: 'sum',
-      values: [...tallies.values()].flatMap((t) =>
+  // A metric the registry reads through get() alone (and reset() on resetMetrics).
+  const metric = (
+    name: string,
+    help: string,
+    type: Samples['type'],
+    values: () => Samples['values'],
+  ) => ({
+    name,
+    help,
+    get: async (): Promise<Samples> => ({ name, help, type, aggregator: 'sum', values: values() }),
+    reset: () => tallies.clear(),
+  });
+  const requests = metric(
+    'signet_http_requests_total',
+    'HTTP requests by route and status',
+    'counter',
+    () =>
+      [...tallies.values()].flatMap((t) =>
         [...t.statuses].map(([status, value]) => ({
           labels: { method: t.method, route: t.route, status },
           value,
         })),
       ),
+  );
+  const durationName = 'signet_http_request_duration_seconds';
+  const duration = metric(durationName, 'HTTP request duration by route', 'histogram', () =>
+    [...tallies.values()].flatMap((t) => {
+      const labels = { method: t.method, route: t.route };
+      let cumulative = 0;
+      return [
+        ...DURATION_BUCKETS.map((le, i) => ({
+          metricName: `${durationName}_bucket`,
+          labels: { le, ...labels },
+          value: (cumulative += t.buckets[i]!),
+        })),
+        { metricName: `${durationName}_bucket`, labels: { le: '+Inf', ...labels }, value: t.count },
+        { metricName: `${durationName}_sum`, labels, value: t.sum },
+        { metricName: `${durationName}_count`, labels, value: t.count },
+      ];
     }),
-    reset: () => tallies.clear(),
-  };
-  const duration = {
-    name: 'signet_http_request_duration_seconds',
-    help: 'HTTP request duration by route',
-    get: async (): Promise<Samples> => ({
-      name: duration.name,
-      help: duration.help,
-      type: 'histogram',
-      aggregator: 'sum',
-      values: [...tallies.values()].flatMap((t) => {
-        const labels = { method: t.method, route: t.route };
-        let cumulative = 0;
-        return [
-          ...DURATION_BUCKETS.map((le, i) => ({
-            metricName: `${duration.name}_bucket`,
-            labels: { le, ...labels },
-            value: (cumulative += t.buckets[i]!),
-          })),
-          {
-            metricName: `${duration.name}_bucket`,
-            labels: { le: '+Inf', ...labels },
-            value: t.count,
-          },
-          { metricName: `${duration.name}_sum`, labels, value: t.sum },
-          { metricName: `${duration.name}_count`, labels, value: t.count },
-        ];
-      }),
-    }),
-    reset: () => tallies.clear(),
-  };
-  // The registry reads a metric through get() alone (and reset() on resetMetrics).
+  );
   registry.registerMetric(requests as unknown as Metric);
   registry.registerMetric(duration as unknown as Metric);
 
