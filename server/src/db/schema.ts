@@ -163,6 +163,7 @@ export type Database = {
   copy_links: CopyLinksTable;
   password_resets: PasswordResetsTable;
   account_events: AccountEventsTable;
+  recipient_mail_limits: RecipientMailLimitsTable;
 };
 
 /** A link to a signed copy too large to attach: hashed token, 30 days, revocable. */
@@ -184,6 +185,17 @@ export type FoldersTable = {
   name: string;
   parent_id: string | null;
   created_at: string;
+  updated_at: string;
+};
+
+/**
+ * E-mails of one kind lately sent to one address from the whole service: `sent_at` is a JSON
+ * array of ISO timestamps of the last day, oldest first; the address is kept as its SHA-256.
+ */
+export type RecipientMailLimitsTable = {
+  kind: string;
+  address_hash: string;
+  sent_at: string;
   updated_at: string;
 };
 

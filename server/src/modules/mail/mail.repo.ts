@@ -46,3 +46,42 @@ export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * The send times recorded for a kind of e-mail to an address (a JSON array), its row made if
+ * missing and locked until the transaction ends: the no-op update of ON CONFLICT takes the row
+ * lock on PostgreSQL and reads the latest committed value, so concurrent senders to one address
+ * take turns (SQLite runs one writer at a time).
+ */
+export async function lockRecipientSends(
+  db: DbOrTrx,
+  input: { kind: string; addressHash: string; now: string },
+) {
+  const row = await db
+    .insertInto('recipient_mail_limits')
+    .values({ kind: input.kind, address_hash: input.addressHash, sent_at: '[]', updated_at: input.now })
+    .onConflict((oc) =>
+      oc.columns(['kind', 'address_hash']).doUpdateSet((eb) => ({ kind: eb.ref('excluded.kind') })),
+    )
+    .returning('sent_at')
+    .executeTakeFirstOrThrow();
+  return row.sent_at;
+}
+
+/** Stores the send times of a kind of e-mail to an address (its row locked by lockRecipientSends). */
+export async function saveRecipientSends(
+  db: DbOrTrx,
+  input: { kind: string; addressHash: string; sentAt: string; now: string },
+) {
+  await db
+    .updateTable('recipient_mail_limits')
+    .set({ sent_at: input.sentAt, updated_at: input.now })
+    .where('kind', '=', input.kind)
+    .where('address_hash', '=', input.addressHash)
+    .execute();
+}
+
+/** Deletes the rows nothing was sent through since `before`: they no longer count. */
+export async function deleteStaleRecipientSends(db: DbOrTrx, before: string) {
+  await db.deleteFrom('recipient_mail_limits').where('updated_at', '<', before).execute();
+}
