@@ -5,9 +5,9 @@ export const de: Catalogue = {
     greeting: 'Hallo {name},',
     nothingToDo: 'Sie müssen nichts weiter tun.',
     invitation: {
-      subject: '{sender} bittet Sie, „{document}“ zu unterschreiben',
+      subject: 'Unterschrift erbeten: „{document}“',
       reminderSubject: 'Erinnerung: Bitte unterschreiben Sie „{document}“',
-      body: '{sender} hat Ihnen das Dokument „{document}“ zur elektronischen Unterschrift gesendet.',
+      body: 'Sie werden gebeten, das Dokument „{document}“ elektronisch zu unterschreiben. Gesendet von: „{sender}“.',
       reminderBody: 'Das Dokument „{document}“ wartet noch auf Ihre Unterschrift.',
       message: 'Nachricht des Absenders:',
       button: 'Prüfen und unterschreiben',
@@ -31,11 +31,11 @@ export const de: Catalogue = {
     },
     declinedNotice: {
       subject: '„{document}“ wird nicht unterschrieben',
-      body: '{signee} hat abgelehnt, „{document}“ zu unterschreiben; das Dokument wird daher nicht abgeschlossen. Ihr Unterschriftslink funktioniert nicht mehr.',
+      body: 'Ein Unterzeichner („{signee}“) hat abgelehnt, „{document}“ zu unterschreiben; das Dokument wird daher nicht abgeschlossen. Ihr Unterschriftslink funktioniert nicht mehr.',
     },
     cancelledNotice: {
       subject: '„{document}“ wurde storniert',
-      body: '{sender} hat „{document}“ storniert. Ihr Unterschriftslink funktioniert nicht mehr.',
+      body: 'Die Unterschrift von „{document}“ wurde vom Absender („{sender}“) storniert. Ihr Unterschriftslink funktioniert nicht mehr.',
       reason: 'Angegebener Grund:',
     },
   },

@@ -5,9 +5,9 @@ export const en = {
     greeting: 'Hello {name},',
     nothingToDo: 'There is nothing you need to do.',
     invitation: {
-      subject: '{sender} asks you to sign "{document}"',
+      subject: 'Signature requested: "{document}"',
       reminderSubject: 'Reminder: please sign "{document}"',
-      body: '{sender} has sent you the document "{document}" to sign electronically.',
+      body: 'You are asked to sign the document "{document}" electronically. Sent by: "{sender}".',
       reminderBody: 'The document "{document}" is still waiting for your signature.',
       message: 'Message from the sender:',
       button: 'Review and sign',
@@ -31,11 +31,11 @@ export const en = {
     },
     declinedNotice: {
       subject: '"{document}" will not be signed',
-      body: '{signee} declined to sign "{document}", so it will not be completed. Your signing link no longer works.',
+      body: 'A signee ("{signee}") declined to sign "{document}", so it will not be completed. Your signing link no longer works.',
     },
     cancelledNotice: {
       subject: '"{document}" was cancelled',
-      body: '{sender} cancelled "{document}". Your signing link no longer works.',
+      body: 'The signing of "{document}" was cancelled by its sender ("{sender}"). Your signing link no longer works.',
       reason: 'Reason given:',
     },
   },

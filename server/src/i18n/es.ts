@@ -5,9 +5,9 @@ export const es: Catalogue = {
     greeting: 'Hola {name}:',
     nothingToDo: 'No tiene que hacer nada más.',
     invitation: {
-      subject: '{sender} le pide que firme «{document}»',
+      subject: 'Firma solicitada: «{document}»',
       reminderSubject: 'Recordatorio: firme «{document}»',
-      body: '{sender} le ha enviado el documento «{document}» para que lo firme electrónicamente.',
+      body: 'Se le pide que firme electrónicamente el documento «{document}». Enviado por: «{sender}».',
       reminderBody: 'El documento «{document}» sigue esperando su firma.',
       message: 'Mensaje del remitente:',
       button: 'Revisar y firmar',
@@ -31,11 +31,11 @@ export const es: Catalogue = {
     },
     declinedNotice: {
       subject: '«{document}» no se firmará',
-      body: '{signee} ha rechazado firmar «{document}», así que no se completará. Su enlace de firma ya no funciona.',
+      body: 'Un firmante («{signee}») ha rechazado firmar «{document}», así que no se completará. Su enlace de firma ya no funciona.',
     },
     cancelledNotice: {
       subject: '«{document}» se ha cancelado',
-      body: '{sender} ha cancelado «{document}». Su enlace de firma ya no funciona.',
+      body: 'La firma de «{document}» ha sido cancelada por su remitente («{sender}»). Su enlace de firma ya no funciona.',
       reason: 'Motivo indicado:',
     },
   },

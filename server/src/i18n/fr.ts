@@ -5,9 +5,9 @@ export const fr: Catalogue = {
     greeting: 'Bonjour {name},',
     nothingToDo: "Vous n'avez rien d'autre à faire.",
     invitation: {
-      subject: '{sender} vous invite à signer « {document} »',
+      subject: 'Signature demandée : « {document} »',
       reminderSubject: 'Rappel : veuillez signer « {document} »',
-      body: '{sender} vous a envoyé le document « {document} » à signer électroniquement.',
+      body: 'Vous êtes invité à signer électroniquement le document « {document} ». Envoyé par : « {sender} ».',
       reminderBody: 'Le document « {document} » attend toujours votre signature.',
       message: "Message de l'expéditeur :",
       button: 'Consulter et signer',
@@ -31,11 +31,11 @@ export const fr: Catalogue = {
     },
     declinedNotice: {
       subject: '« {document} » ne sera pas signé',
-      body: '{signee} a refusé de signer « {document} » : il ne sera donc pas finalisé. Votre lien de signature ne fonctionne plus.',
+      body: 'Un signataire (« {signee} ») a refusé de signer « {document} » : il ne sera donc pas finalisé. Votre lien de signature ne fonctionne plus.',
     },
     cancelledNotice: {
       subject: '« {document} » a été annulé',
-      body: '{sender} a annulé « {document} ». Votre lien de signature ne fonctionne plus.',
+      body: 'La signature de « {document} » a été annulée par son expéditeur (« {sender} »). Votre lien de signature ne fonctionne plus.',
       reason: 'Motif indiqué :',
     },
   },

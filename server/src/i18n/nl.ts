@@ -5,9 +5,9 @@ export const nl: Catalogue = {
     greeting: 'Hallo {name},',
     nothingToDo: 'U hoeft verder niets te doen.',
     invitation: {
-      subject: '{sender} vraagt u "{document}" te ondertekenen',
+      subject: 'Handtekening gevraagd: "{document}"',
       reminderSubject: 'Herinnering: onderteken "{document}"',
-      body: '{sender} heeft u het document "{document}" gestuurd om elektronisch te ondertekenen.',
+      body: 'U wordt gevraagd het document "{document}" elektronisch te ondertekenen. Verstuurd door: "{sender}".',
       reminderBody: 'Het document "{document}" wacht nog op uw handtekening.',
       message: 'Bericht van de afzender:',
       button: 'Bekijken en ondertekenen',
@@ -31,11 +31,11 @@ export const nl: Catalogue = {
     },
     declinedNotice: {
       subject: '"{document}" wordt niet ondertekend',
-      body: '{signee} heeft geweigerd "{document}" te ondertekenen, dus het wordt niet voltooid. Uw ondertekeningslink werkt niet meer.',
+      body: 'Een ondertekenaar ("{signee}") heeft geweigerd "{document}" te ondertekenen, dus het wordt niet voltooid. Uw ondertekeningslink werkt niet meer.',
     },
     cancelledNotice: {
       subject: '"{document}" is geannuleerd',
-      body: '{sender} heeft "{document}" geannuleerd. Uw ondertekeningslink werkt niet meer.',
+      body: 'De ondertekening van "{document}" is geannuleerd door de afzender ("{sender}"). Uw ondertekeningslink werkt niet meer.',
       reason: 'Opgegeven reden:',
     },
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SESSION_COOKIE, principalOf, sessionTokenOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
+import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { escapeHtml } from '../mail/templates/layout.js';
 import { findUserById } from './accounts.repo.js';
@@ -15,6 +16,7 @@ import {
 import * as accounts from './accounts.service.js';
 import { createLoginThrottle } from './login-throttle.js';
 import { registerRecoveryRoutes } from './recovery.routes.js';
+import { addressKeyOf, networkKeyOf, SIGNUP_LIMITS } from './signup-limits.js';
 import { createSignupNotices } from './signup-notices.js';
 
 /** Sign-up, e-mail verification, sessions, API keys, and account recovery. */
@@ -24,6 +26,14 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
   const secureCookie = deps.config.publicUrl.startsWith('https:');
   const loginThrottle = createLoginThrottle();
   const signupNotices = createSignupNotices();
+  // Sign-up per client address and per network (SIGNUP_LIMITS): counted before the password is
+  // hashed and whatever address is signed up, so the 429 says nothing about accounts. In process
+  // memory, like the other per-address limits: several processes each enforce their own share.
+  const signupPerClient = createRateLimiter({
+    ...SIGNUP_LIMITS.client,
+    subject: 'this client address',
+  });
+  const signupPerNetwork = createRateLimiter({ ...SIGNUP_LIMITS.network, subject: 'this network' });
   const tags = ['accounts'];
   // API-key management takes a session only: an API key cannot mint, list or revoke keys.
   const sessionOnly = [{ session: [] }];
@@ -35,14 +45,17 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         operationId: 'signUp',
         summary: 'Create an account and e-mail its verification link',
         description:
-          'The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created.',
+          'The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created. Each client address may sign up 5 times at once, then once per 5 minutes, and each network (IPv4 /24, IPv6 /64) 20 times, then once a minute (429 rate_limited with Retry-After). One address gets at most 3 account e-mails an hour and 10 a day (verification links and notices together); past that the answer is the same and no e-mail goes.',
         tags,
         security: [],
         body: signupBody,
-        response: { 201: z.object({ user: userSchema }), ...errorResponses(400, 422) },
+        response: { 201: z.object({ user: userSchema }), ...errorResponses(400, 422, 429) },
       },
     },
     async (request, reply) => {
+      // The client's own budget first: one busy client does not spend its neighbours'.
+      signupPerClient(addressKeyOf(request.ip), reply);
+      signupPerNetwork(networkKeyOf(request.ip), reply);
       // The same 201 whether or not the address already has an account (see signUp).
       const user = await accounts.signUp(d, request.body, signupNotices);
       deps.jobs.wake();

@@ -3,6 +3,7 @@ import type { Db, DbOrTrx } from '../../db/handle.js';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret, isoIn, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { queueEmail } from '../mail/mail.service.js';
+import { takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderAccountExists } from '../mail/templates/account-exists.js';
 import { renderVerifyEmail } from '../mail/templates/verify-email.js';
 import * as repo from './accounts.repo.js';
@@ -34,7 +35,8 @@ export function presentUser(user: repo.UserRow) {
  * already has an account gets the same answer (a user shaped alike, with an id that exists
  * nowhere), after the same password hashing, and nothing is created: the existing address
  * is sent a notice instead (at most one per SIGNUP_NOTICE_COOLDOWN_MS), so signup cannot be
- * used to find out who has an account.
+ * used to find out who has an account. Either e-mail counts against the address's budget of
+ * account e-mails (RECIPIENT_RULES.account); past it, nothing is sent and the answer is alike.
  */
 export async function signUp(
   deps: AccountDeps,
@@ -56,7 +58,10 @@ export async function signUp(
   await deps.db.kysely.transaction().execute(async (trx) => {
     const existing = await repo.findUserByEmail(trx, email);
     if (existing) {
-      if (notices.take(email)) {
+      if (
+        notices.take(email) &&
+        (await takeRecipientSlot(trx, { kind: 'account', address: email })).ok
+      ) {
         const loginUrl = `${deps.publicUrl}/login`;
         await queueEmail(trx, {
           to: existing.email,
@@ -66,7 +71,11 @@ export async function signUp(
       return;
     }
     await repo.insertUser(trx, user);
-    await queueVerificationEmail(trx, deps, user);
+    // Past the address's budget of account e-mails the account is made all the same (the
+    // answer must not differ), and its owner can ask for the link again later.
+    if ((await takeRecipientSlot(trx, { kind: 'account', address: email })).ok) {
+      await queueVerificationEmail(trx, deps, user);
+    }
   });
   return user;
 }

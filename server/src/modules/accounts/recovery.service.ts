@@ -4,6 +4,7 @@ import type { AccountEventType } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret, newSecret, nowIso } from '../../lib/ids.js';
 import { queueEmail } from '../mail/mail.service.js';
+import { takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderPasswordReset } from '../mail/templates/password-reset.js';
 import * as accountsRepo from './accounts.repo.js';
 import { queueVerificationEmail, type AccountDeps } from './accounts.service.js';
@@ -55,6 +56,8 @@ export async function resendVerification(
     if (!user || user.email_verified_at !== null) return;
     const now = nowIso();
     if (!(await mayEmail(trx, user.id, 'verification_resent', now))) return;
+    // The address's budget of account e-mails, shared with sign-up (RECIPIENT_RULES.account).
+    if (!(await takeRecipientSlot(trx, { kind: 'account', address: email })).ok) return;
     await queueVerificationEmail(trx, deps, user);
     await repo.insertAccountEvent(trx, {
       user_id: user.id,

@@ -209,6 +209,8 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
       schema: {
         operationId: 'remindSignees',
         summary: 'Remind the signees whose turn it is',
+        description:
+          'An address gets at most 5 reminders an hour and 20 a day from the whole service, whichever tenants send them: signees past that are left out, and when none is left the answer is 429 rate_limited with Retry-After and nothing changes.',
         tags,
         params: documentParams,
         response: { 200: sendResponse, ...errorResponses(401, 402, 403, 404, 409, 429) },

@@ -9,6 +9,7 @@ import {
   queueEmail,
   type MailTransport,
 } from '../mail/mail.service.js';
+import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
@@ -233,6 +234,33 @@ export async function sendForSigning(
   return { ...result, deliveries: result.signees.map((s) => byId.get(s.id)!) };
 }
 
+/**
+ * The signees whose address may get one more reminder from the whole service (see
+ * RECIPIENT_RULES.reminder), each counted; the others are left out, as a signee reminded the
+ * most times is. When none may, 429 `rate_limited` with the shortest wait, and the caller's
+ * transaction (the cooldown it claimed) rolls back. Addresses are taken in sorted order, so two
+ * reminders sharing signees lock their rows in one order.
+ */
+async function withinRecipientBudget(trx: DbOrTrx, signees: repo.SigneeRow[]) {
+  const allowed = new Set<string>();
+  let retryAfterSeconds = Infinity;
+  const byAddress = [...signees].sort((a, b) =>
+    a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1,
+  );
+  for (const signee of byAddress) {
+    const slot = await takeRecipientSlot(trx, { kind: 'reminder', address: signee.email });
+    if (slot.ok) allowed.add(signee.id);
+    else retryAfterSeconds = Math.min(retryAfterSeconds, slot.retryAfterSeconds);
+  }
+  if (allowed.size === 0) {
+    throw recipientLimited(
+      'The addresses of the signees whose turn it is have been sent too many reminders lately; try again later.',
+      retryAfterSeconds,
+    );
+  }
+  return signees.filter((s) => allowed.has(s.id));
+}
+
 /** Re-invites pending signees whose turn it is, at most once per the tenant's cooldown. */
 export async function remindSignees(
   deps: SendingDeps,
@@ -279,13 +307,15 @@ export async function remindSignees(
       action: 'reminded',
       signeeIds: turn.map((s) => s.id),
     });
-    const wave = turn.filter((s) => (sent.get(s.id) ?? 0) < MAX_REMINDERS_PER_SIGNEE);
-    if (wave.length === 0) {
+    const due = turn.filter((s) => (sent.get(s.id) ?? 0) < MAX_REMINDERS_PER_SIGNEE);
+    if (due.length === 0) {
       throw new AppError(
         'reminder_limit_reached',
         `Each signee can be reminded ${MAX_REMINDERS_PER_SIGNEE} times; the signees whose turn it is have been.`,
       );
     }
+    // Only e-mailed reminders count: a tenant that hands out links itself e-mails nobody.
+    const wave = tenant?.invitation_emails === 1 ? await withinRecipientBudget(trx, due) : due;
     for (const signee of wave) {
       await recordAudit(trx, {
         documentId: document.id,

@@ -26,6 +26,7 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     db: deps.db,
     publicUrl: deps.config.publicUrl,
     mailDailyLimitPerTenant: deps.config.mailDailyLimitPerTenant,
+    env: deps.config.env,
   };
   const tags = ['tenants'];
   const callerOf = (request: FastifyRequest) => {
@@ -50,12 +51,21 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
         summary: 'Add or invite a member by e-mail',
         tags,
         description:
-          'Invites an address (owner or admin, with a verified e-mail): 202 with the pending invitation, the same whether or not the address has an account. The membership is made when the invitee accepts.',
+          'Invites an address (owner or admin, with a verified e-mail): 202 with the pending invitation, the same whether or not the address has an account. The membership is made when the invitee accepts. One address gets at most 3 invitations an hour and 10 a day from all tenants together (429 rate_limited with Retry-After, nothing changes); in production a tenant without credits invites only its own user’s address (402 insufficient_credits).',
         params: tenantParams,
         body: addMemberBody,
         response: {
           202: z.object({ invitation: invitationSchema }),
-          ...errorResponses(401, 403, 404, 409, 422, 429),
+          ...errorResponses(
+            401,
+            'insufficient_credits',
+            403,
+            404,
+            409,
+            422,
+            429,
+            'invitation_limit_reached',
+          ),
         },
       },
     },

@@ -3,13 +3,19 @@ import { AppError } from '../../lib/errors.js';
 import { hashSecret, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { can, type Role } from '../../lib/policy.js';
 import { queueEmail } from '../mail/mail.service.js';
+import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderMemberInvitation } from '../mail/templates/member-invitation.js';
 import * as repo from './invitations.repo.js';
 import { findMembership, findTenant, insertMembership, lockTenant } from './tenants.repo.js';
 import { assertMayAssign, requireMembership } from './tenants.service.js';
 
 /** What invitation services need. */
-export type InvitationDeps = { db: Db; publicUrl: string; mailDailyLimitPerTenant: number };
+export type InvitationDeps = {
+  db: Db;
+  publicUrl: string;
+  mailDailyLimitPerTenant: number;
+  env: 'sandbox' | 'production';
+};
 
 /** How long an invitation link works. */
 export const INVITATION_TTL_DAYS = 7;
@@ -103,13 +109,33 @@ export async function inviteMember(
       revoked_at: null,
     };
     await repo.insertInvitation(trx, row);
-    const tenant = await findTenant(trx, tenantId);
+    const tenant = (await findTenant(trx, tenantId))!;
+    // In production, a tenant that never bought credits e-mails nobody but its own user: free
+    // tenants cost nothing to make, and were used to send invitations to strangers.
+    if (
+      deps.env === 'production' &&
+      tenant.credit_balance <= 0 &&
+      email !== input.caller.email.toLowerCase()
+    ) {
+      throw new AppError(
+        'insufficient_credits',
+        'This tenant has no signature credits: in production, a tenant without credits cannot e-mail invitations to others. Add credits first.',
+      );
+    }
+    // Last, as the row it locks is the address's, shared with every other tenant.
+    const slot = await takeRecipientSlot(trx, { kind: 'member_invitation', address: email });
+    if (!slot.ok) {
+      throw recipientLimited(
+        'This address has been sent too many invitations to join a team lately; try again later.',
+        slot.retryAfterSeconds,
+      );
+    }
     await queueEmail(trx, {
       to: email,
       tenant: { id: tenantId, dailyLimit: deps.mailDailyLimitPerTenant },
       ...renderMemberInvitation({
         inviterName: input.caller.name,
-        tenantName: tenant!.name,
+        tenantName: tenant.name,
         role: input.role,
         link: `${deps.publicUrl}/invitations/${token}`,
         validDays: INVITATION_TTL_DAYS,

@@ -1,6 +1,7 @@
 import { format, formatDate, messages } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
 import { renderMessage } from './message.js';
+import { DOCUMENT_NAME_MAX, displayValue } from './untrusted.js';
 
 type Common = { language: string; recipientName: string; documentName: string };
 
@@ -9,11 +10,11 @@ export function renderSignedCopy(
   input: Common & { link?: { url: string; expiresAt: string; size: string } },
 ): RenderedEmail {
   const m = messages(input.language).email;
-  const values = { document: input.documentName };
+  const values = { document: displayValue(input.documentName, DOCUMENT_NAME_MAX) };
   return renderMessage({
     language: input.language,
     subject: format(m.signedCopy.subject, values),
-    greeting: format(m.greeting, { name: input.recipientName }),
+    greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [
       input.link
         ? format(m.signedCopy.linkBody, { ...values, size: input.link.size })
@@ -39,14 +40,14 @@ export function renderDeclined(
 ): RenderedEmail {
   const m = messages(input.language).email;
   const values = {
-    document: input.documentName,
-    signee: input.signeeName,
+    document: displayValue(input.documentName, DOCUMENT_NAME_MAX),
+    signee: displayValue(input.signeeName),
     email: input.signeeEmail,
   };
   return renderMessage({
     language: input.language,
     subject: format(m.declined.subject, values),
-    greeting: format(m.greeting, { name: input.recipientName }),
+    greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [format(m.declined.body, values)],
     quote: { label: m.declined.reason, text: input.reason },
     button: { href: input.documentUrl, label: m.declined.button },
@@ -56,11 +57,14 @@ export function renderDeclined(
 /** To the other invited signees: someone declined, their link no longer works. */
 export function renderDeclinedNotice(input: Common & { signeeName: string }): RenderedEmail {
   const m = messages(input.language).email;
-  const values = { document: input.documentName, signee: input.signeeName };
+  const values = {
+    document: displayValue(input.documentName, DOCUMENT_NAME_MAX),
+    signee: displayValue(input.signeeName),
+  };
   return renderMessage({
     language: input.language,
     subject: format(m.declinedNotice.subject, values),
-    greeting: format(m.greeting, { name: input.recipientName }),
+    greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [format(m.declinedNotice.body, values), m.nothingToDo],
   });
 }
@@ -70,11 +74,14 @@ export function renderCancelledNotice(
   input: Common & { senderName: string; reason: string | null },
 ): RenderedEmail {
   const m = messages(input.language).email;
-  const values = { document: input.documentName, sender: input.senderName };
+  const values = {
+    document: displayValue(input.documentName, DOCUMENT_NAME_MAX),
+    sender: displayValue(input.senderName),
+  };
   return renderMessage({
     language: input.language,
     subject: format(m.cancelledNotice.subject, values),
-    greeting: format(m.greeting, { name: input.recipientName }),
+    greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [format(m.cancelledNotice.body, values), m.nothingToDo],
     quote: input.reason ? { label: m.cancelledNotice.reason, text: input.reason } : undefined,
   });

@@ -1,9 +1,12 @@
 import type { RenderedEmail } from '../mail.service.js';
 import { escapeHtml, htmlButton, htmlLayout } from './layout.js';
+import { displayValue } from './untrusted.js';
 
 /**
  * The invitation to join a tenant. Written alike whether or not the address has an account:
  * the page behind the link offers log-in and sign-up, so nothing here depends on who has one.
+ * The tenant's and inviter's names are anyone's choice: they are shown as quoted data (see
+ * displayValue), never in the subject and never as the one speaking.
  */
 export function renderMemberInvitation(input: {
   inviterName: string;
@@ -12,16 +15,20 @@ export function renderMemberInvitation(input: {
   link: string;
   validDays: number;
 }): RenderedEmail {
-  const subject = `${input.inviterName} invites you to join "${input.tenantName}" on Signet`;
-  const intro = `${input.inviterName} invites you to join the team "${input.tenantName}" on Signet, an e-signing service, as ${input.role}.`;
+  const tenant = displayValue(input.tenantName);
+  const inviter = displayValue(input.inviterName);
+  const subject = 'Invitation to join a team on Signet';
+  const intro = `You have been invited to join a team on Signet, an e-signing service, as ${input.role}.`;
+  const data = [`Team name: “${tenant}”`, `Invited by the Signet user named: “${inviter}”`];
+  const note = 'Both names were typed by whoever made the invitation; Signet has not checked them.';
   const how =
     'Open the link to accept. You can log in, or create an account with this e-mail address, on the way.';
   const validity = `The link is valid for ${input.validDays} days and works once. If you do not know the sender, ignore this e-mail: nothing happens unless you accept.`;
-  const text = `Hello,\n\n${intro}\n\n${how}\n${input.link}\n\n${validity}\n`;
+  const text = `Hello,\n\n${intro}\n\n${data.join('\n')}\n(${note})\n\n${how}\n${input.link}\n\n${validity}\n`;
   const html = htmlLayout({
     lang: 'en',
     title: subject,
-    body: `<p>Hello,</p><p>${escapeHtml(intro)}</p><p>${escapeHtml(how)}</p>${htmlButton(input.link, 'View the invitation')}<p>${escapeHtml(validity)}</p>`,
+    body: `<p>Hello,</p><p>${escapeHtml(intro)}</p><p>${data.map(escapeHtml).join('<br>')}<br><small>${escapeHtml(note)}</small></p><p>${escapeHtml(how)}</p>${htmlButton(input.link, 'View the invitation')}<p>${escapeHtml(validity)}</p>`,
   });
   return { subject, html, text };
 }

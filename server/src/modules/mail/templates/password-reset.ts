@@ -1,5 +1,6 @@
 import type { RenderedEmail } from '../mail.service.js';
 import { escapeHtml, htmlButton, htmlLayout } from './layout.js';
+import { displayValue } from './untrusted.js';
 
 /**
  * The link to choose a new password. It opens a dashboard page with a form, so a mail scanner
@@ -10,6 +11,7 @@ export function renderPasswordReset(input: {
   link: string;
   validMinutes: number;
 }): RenderedEmail {
+  const name = displayValue(input.name);
   const subject = 'Reset your Signet password';
   const intro =
     'Someone, perhaps you, asked to reset the password of your Signet account. Choose a new password by opening this link:';
@@ -17,11 +19,11 @@ export function renderPasswordReset(input: {
   const effect =
     'Setting a new password logs you out on every device. Your API keys keep working: revoke any you do not recognise on the API keys page.';
   const ifNot = 'If you did not ask for this, ignore this e-mail: your password stays as it is.';
-  const text = `Hello ${input.name},\n\n${intro}\n${input.link}\n\n${validity}\n${effect}\n\n${ifNot}\n`;
+  const text = `Hello ${name},\n\n${intro}\n${input.link}\n\n${validity}\n${effect}\n\n${ifNot}\n`;
   const html = htmlLayout({
     lang: 'en',
     title: subject,
-    body: `<p>Hello ${escapeHtml(input.name)},</p><p>${escapeHtml(intro)}</p>${htmlButton(input.link, 'Choose a new password')}<p>${escapeHtml(validity)}</p><p>${escapeHtml(effect)}</p><p>${escapeHtml(ifNot)}</p>`,
+    body: `<p>Hello ${escapeHtml(name)},</p><p>${escapeHtml(intro)}</p>${htmlButton(input.link, 'Choose a new password')}<p>${escapeHtml(validity)}</p><p>${escapeHtml(effect)}</p><p>${escapeHtml(ifNot)}</p>`,
   });
   return { subject, html, text };
 }
