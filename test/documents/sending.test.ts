@@ -58,7 +58,8 @@ describe.each(ENGINES)('send-for-signing on %s', (engine) => {
     expect(await credits()).toBe(before - 2);
 
     const mail = await smtp.waitFor((m) => (m.to as { text: string }).text === a);
-    expect(mail.subject).toBe('Olivia Owner asks you to sign "Service Agreement"');
+    expect(mail.subject).toBe('Signature requested: "Service Agreement"');
+    expect(mail.text).toContain('Sent by: "Olivia Owner"');
     expect(mail.text).toContain('Looking forward to working with you.');
     const link = /http:\/\/localhost:3000\/sign\/(sg_[A-Za-z0-9_-]+)/.exec(mail.text ?? '');
     expect(link).not.toBeNull();
@@ -103,11 +104,11 @@ describe.each(ENGINES)('send-for-signing on %s', (engine) => {
 
   it('writes invitations in each of the five languages', async () => {
     const expected: Record<string, [string, string]> = {
-      en: ['asks you to sign', 'Review and sign'],
-      de: ['bittet Sie', 'Prüfen und unterschreiben'],
-      fr: ['vous invite à signer', 'Consulter et signer'],
-      es: ['le pide que firme', 'Revisar y firmar'],
-      nl: ['vraagt u', 'Bekijken en ondertekenen'],
+      en: ['Signature requested', 'Review and sign'],
+      de: ['Unterschrift erbeten', 'Prüfen und unterschreiben'],
+      fr: ['Signature demandée', 'Consulter et signer'],
+      es: ['Firma solicitada', 'Revisar y firmar'],
+      nl: ['Handtekening gevraagd', 'Bekijken en ondertekenen'],
     };
     for (const [language, [subjectPart, button]] of Object.entries(expected)) {
       const patch = await api(ctx, owner.apiKey, 'PATCH', `/api/tenants/${tenantId}/settings`, {

@@ -77,7 +77,7 @@ describe.each(ENGINES)('SMTP down on %s', (engine) => {
     // The outbox retries the original invitations in the background, without any request.
     for (const to of ['alice@example.com', 'bob@example.com']) {
       const original = await sink.waitFor(
-        (m) => toOf(m) === to && m.subject === 'Sam Sender asks you to sign "Outage contract"',
+        (m) => toOf(m) === to && m.subject === 'Signature requested: "Outage contract"',
         20_000,
       );
       expect(original.text).toMatch(/\/sign\/sg_/);

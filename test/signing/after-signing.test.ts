@@ -39,7 +39,7 @@ describe.each(ENGINES)('after signing on %s', (engine) => {
   const mailTo = (address: string, subject: RegExp) =>
     smtp.waitFor((m) => to(m).includes(address) && subject.test(m.subject ?? ''), 20_000);
   const tokenFor = async (address: string) => {
-    const invitation = await mailTo(address, /sign|unterschreiben|signer/i);
+    const invitation = await mailTo(address, /sign|unterschr|signer/i);
     return /\/sign\/(sg_[\w-]+)/.exec(invitation.text ?? '')![1];
   };
   const create = async (
@@ -129,7 +129,7 @@ describe.each(ENGINES)('after signing on %s', (engine) => {
     expect(toSender.text).toContain('The rent is wrong.');
     expect(toSender.text).toContain(cy);
     const notice = await mailTo(di, /"Lease" will not be signed/);
-    expect(notice.text).toContain('Cy Example declined');
+    expect(notice.text).toContain('A signee ("Cy Example") declined');
     expect(notice.text).toContain('no longer works');
     await new Promise((r) => setTimeout(r, 1000));
     // Not the one who declined, not a signee never invited.
@@ -163,7 +163,7 @@ describe.each(ENGINES)('after signing on %s', (engine) => {
     });
     expect(cancelled.status).toBe(200);
     const notice = await mailTo(ed, /"Offer" was cancelled/);
-    expect(notice.text).toContain('Sam Sender cancelled "Offer"');
+    expect(notice.text).toContain('"Offer" was cancelled by its sender ("Sam Sender")');
     expect(notice.text).toContain('Replaced by a new offer.');
     const trail = (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)).body
       .auditTrail;
