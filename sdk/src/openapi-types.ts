@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and e-mail its verification link
-         * @description The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created.
+         * @description The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created. Each client address may sign up 5 times at once, then once per 5 minutes, and each network (IPv4 /24, IPv6 /64) 20 times, then once a minute (429 rate_limited with Retry-After). One address gets at most 3 account e-mails an hour and 10 a day (verification links and notices together); past that the answer is the same and no e-mail goes.
          */
         post: operations["signUp"];
         delete?: never;
@@ -320,7 +320,7 @@ export interface paths {
         put?: never;
         /**
          * Add or invite a member by e-mail
-         * @description Invites an address (owner or admin, with a verified e-mail): 202 with the pending invitation, the same whether or not the address has an account. The membership is made when the invitee accepts.
+         * @description Invites an address (owner or admin, with a verified e-mail): 202 with the pending invitation, the same whether or not the address has an account. The membership is made when the invitee accepts. One address gets at most 3 invitations an hour and 10 a day from all tenants together (429 rate_limited with Retry-After, nothing changes); in production a tenant without credits invites only its own user’s address (402 insufficient_credits).
          */
         post: operations["inviteMember"];
         delete?: never;
@@ -673,7 +673,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remind the signees whose turn it is */
+        /**
+         * Remind the signees whose turn it is
+         * @description An address gets at most 5 reminders an hour and 20 a day from the whole service, whichever tenants send them: signees past that are left out, and when none is left the answer is 429 rate_limited with Retry-After and nothing changes.
+         */
         post: operations["remindSignees"];
         delete?: never;
         options?: never;
@@ -1725,6 +1728,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem+json with code `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     verifyEmail: {
@@ -2602,6 +2614,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description problem+json with code `insufficient_credits` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
             403: {
                 headers: {
@@ -2638,7 +2659,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description problem+json with code `rate_limited` */
+            /** @description problem+json with code `rate_limited`, `invitation_limit_reached` */
             429: {
                 headers: {
                     [name: string]: unknown;
