@@ -220,6 +220,34 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
     expect(queued).toHaveLength(3);
   });
 
+  it("keeps the name typed at sign-up out of an unverified account's other e-mails", async () => {
+    // Someone signs up with another person's address and a name of their choosing, then asks
+    // for a password reset and signs up again: neither e-mail speaks that name.
+    const victim = uniqueEmail('victim');
+    expect((await signup(victim, '192.0.2.100')).statusCode).toBe(201);
+    const reset = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: victim },
+      remoteAddress: '192.0.2.101',
+    });
+    expect(reset.statusCode).toBe(202);
+    expect((await signup(victim, '192.0.2.102')).statusCode).toBe(201);
+    const mails = await settle(victim, 3);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      'Confirm your e-mail address for Signet',
+      'Reset your Signet password',
+      'Someone tried to sign up for Signet with your e-mail address',
+    ]);
+    for (const mail of mails) {
+      expectInert(mail, mail.subject ?? '');
+      if (!mail.subject?.startsWith('Confirm')) {
+        expect(mail.text).not.toContain('URGENT');
+        expect(mail.text).toMatch(/^Hello,$/m);
+      }
+    }
+  });
+
   it('reminds one address at most 5 times an hour from all tenants together', async () => {
     const victim = uniqueEmail('signee');
     const attacker = await createUser(ctx, { name: ATTACK });

@@ -65,7 +65,10 @@ export async function signUp(
         const loginUrl = `${deps.publicUrl}/login`;
         await queueEmail(trx, {
           to: existing.email,
-          ...renderAccountExists({ name: existing.name, loginUrl }),
+          ...renderAccountExists({
+            name: existing.email_verified_at !== null ? existing.name : null,
+            loginUrl,
+          }),
         });
       }
       return;

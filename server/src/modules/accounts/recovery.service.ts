@@ -95,7 +95,8 @@ export async function requestPasswordReset(
     await queueEmail(trx, {
       to: user.email,
       ...renderPasswordReset({
-        name: user.name,
+        // An unverified account's name is whatever the person who signed up typed: not greeted.
+        name: user.email_verified_at !== null ? user.name : null,
         link,
         validMinutes: PASSWORD_RESET_TTL_MS / 60_000,
       }),
