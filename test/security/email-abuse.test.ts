@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenantViaHttp, createUser, uniqueEmail } from '../helpers/factories.js';
+import { deleteStaleRecipientSends } from '../../server/src/modules/mail/mail.repo.js';
 import { writeSealP12 } from '../helpers/seal-p12.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
@@ -218,6 +219,31 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
       .where('to_address', '=', email)
       .execute();
     expect(queued).toHaveLength(3);
+  });
+
+  it('forgets addresses nothing was sent to for a day', async () => {
+    const day = 24 * 3600_000;
+    const row = (address_hash: string, ago: number) => ({
+      kind: 'member_invitation',
+      address_hash,
+      sent_at: JSON.stringify([new Date(Date.now() - ago).toISOString()]),
+      updated_at: new Date(Date.now() - ago).toISOString(),
+    });
+    await ctx.db.kysely
+      .insertInto('recipient_mail_limits')
+      .values([row('stale-sweep-test', day + 60_000), row('fresh-sweep-test', day - 60_000)])
+      .execute();
+    await deleteStaleRecipientSends(
+      ctx.db.kysely,
+      ctx.db.engine,
+      new Date(Date.now() - day).toISOString(),
+    );
+    const left = await ctx.db.kysely
+      .selectFrom('recipient_mail_limits')
+      .select('address_hash')
+      .where('address_hash', 'like', '%-sweep-test')
+      .execute();
+    expect(left).toEqual([{ address_hash: 'fresh-sweep-test' }]);
   });
 
   it("keeps the name typed at sign-up out of an unverified account's other e-mails", async () => {

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { DbOrTrx } from '../../db/handle.js';
+import type { DbOrTrx, Engine } from '../../db/handle.js';
 import type { EmailsTable } from '../../db/schema.js';
 
 /** An outbox row. */
@@ -59,7 +59,12 @@ export async function lockRecipientSends(
 ) {
   const row = await db
     .insertInto('recipient_mail_limits')
-    .values({ kind: input.kind, address_hash: input.addressHash, sent_at: '[]', updated_at: input.now })
+    .values({
+      kind: input.kind,
+      address_hash: input.addressHash,
+      sent_at: '[]',
+      updated_at: input.now,
+    })
     .onConflict((oc) =>
       oc.columns(['kind', 'address_hash']).doUpdateSet((eb) => ({ kind: eb.ref('excluded.kind') })),
     )
@@ -81,7 +86,28 @@ export async function saveRecipientSends(
     .execute();
 }
 
-/** Deletes the rows nothing was sent through since `before`: they no longer count. */
-export async function deleteStaleRecipientSends(db: DbOrTrx, before: string) {
-  await db.deleteFrom('recipient_mail_limits').where('updated_at', '<', before).execute();
+/**
+ * Deletes up to 1000 rows nothing was sent through since `before` (they no longer count). On
+ * PostgreSQL rows another transaction holds are skipped, never waited for, so the sweep cannot
+ * deadlock with senders; SQLite runs one writer at a time.
+ */
+export async function deleteStaleRecipientSends(db: DbOrTrx, engine: Engine, before: string) {
+  const stale = db
+    .selectFrom('recipient_mail_limits')
+    .select(['kind', 'address_hash'])
+    .where('updated_at', '<', before)
+    .limit(1000);
+  await db
+    .deleteFrom('recipient_mail_limits')
+    .where(({ eb, refTuple }) =>
+      eb(
+        refTuple('kind', 'address_hash'),
+        'in',
+        (engine === 'postgres' ? stale.forUpdate().skipLocked() : stale).$asTuple(
+          'kind',
+          'address_hash',
+        ),
+      ),
+    )
+    .execute();
 }

@@ -9,6 +9,7 @@ import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './mail.repo.js';
+import { sweepRecipientLimits } from './recipient-limits.js';
 
 /**
  * E-mails queued and refused for a tenant's quota by this process (the /metrics counters);
@@ -228,6 +229,8 @@ export function mailSendJob(deps: {
     backoffMs: (attempt) => Math.min(base * 2 ** (attempt - 1), 30 * 60_000),
     handle: async ({ emailId }) => {
       await deliverEmail(deps, emailId);
+      // Housekeeping after the work: a sweep that fails is made up for by a later one.
+      await sweepRecipientLimits(deps.db).catch(() => undefined);
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { DbOrTrx } from '../../db/handle.js';
+import type { Db, DbOrTrx } from '../../db/handle.js';
 import { AppError } from '../../lib/errors.js';
 import { hashSecret } from '../../lib/ids.js';
 import * as repo from './mail.repo.js';
@@ -31,14 +31,15 @@ export type RecipientKind = keyof typeof RECIPIENT_RULES;
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
-// One call in this many also deletes the rows of addresses nothing was sent to for a day.
+// One delivered e-mail in this many also sweeps the rows of addresses nothing went to for a day.
 const SWEEP_EVERY = 200;
 
 /** The wait until `times` (ms, oldest first) holds fewer than `limit` within `windowMs`. */
 function waitMs(times: number[], limit: number, windowMs: number, now: number): number {
   const inWindow = times.filter((t) => t > now - windowMs);
   if (inWindow.length < limit) return 0;
-  return inWindow[inWindow.length - limit] + windowMs - now;
+  // Capped at the window: another process's clock may be a little ahead of ours.
+  return Math.min(windowMs, inWindow[inWindow.length - limit] + windowMs - now);
 }
 
 /**
@@ -52,26 +53,36 @@ export async function takeRecipientSlot(
   input: { kind: RecipientKind; address: string; now?: number },
 ): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
   const rule = RECIPIENT_RULES[input.kind];
-  const now = input.now ?? Date.now();
-  const nowIso = new Date(now).toISOString();
   const key = {
     kind: input.kind,
     addressHash: hashSecret(input.address.trim().toLowerCase()),
-    now: nowIso,
+    now: new Date(input.now ?? Date.now()).toISOString(),
   };
-  if (Math.random() * SWEEP_EVERY < 1) {
-    await repo.deleteStaleRecipientSends(trx, new Date(now - DAY_MS).toISOString());
-  }
   const recorded = JSON.parse(await repo.lockRecipientSends(trx, key)) as string[];
-  const times = recorded.map((t) => Date.parse(t)).filter((t) => t > now - DAY_MS);
+  // The time is read once the row is ours: a sender we waited for may have recorded a later one.
+  const now = input.now ?? Date.now();
+  const times = recorded
+    .map((t) => Date.parse(t))
+    .filter((t) => t > now - DAY_MS)
+    .sort((a, b) => a - b);
   const wait = Math.max(
     waitMs(times, rule.perHour, HOUR_MS, now),
     waitMs(times, rule.perDay, DAY_MS, now),
   );
   if (wait > 0) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+  const nowIso = new Date(Math.max(now, times.at(-1) ?? now)).toISOString();
   const sentAt = JSON.stringify([...times.map((t) => new Date(t).toISOString()), nowIso]);
-  await repo.saveRecipientSends(trx, { ...key, sentAt });
+  await repo.saveRecipientSends(trx, { ...key, now: nowIso, sentAt });
   return { ok: true };
+}
+
+/**
+ * Now and then (one call in SWEEP_EVERY) deletes the rows of addresses nothing was sent to for
+ * a day, outside any request's transaction: the mail job calls it after a delivery.
+ */
+export async function sweepRecipientLimits(db: Db, now = Date.now()): Promise<void> {
+  if (Math.random() * SWEEP_EVERY >= 1) return;
+  await repo.deleteStaleRecipientSends(db.kysely, db.engine, new Date(now - DAY_MS).toISOString());
 }
 
 /** The 429 for an address whose budget of a kind of e-mail is spent. */
