@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/src/app.js';
+import { openDatabase } from '../../server/src/db/database.js';
+import type { Db } from '../../server/src/db/handle.js';
+import type { App } from '../../server/src/http/types.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenantViaHttp, createUser, uniqueEmail } from '../helpers/factories.js';
@@ -377,5 +381,48 @@ describe.each(ENGINES)('a production tenant without credits, on %s', (engine) =>
     expect((await invite()).statusCode).toBe(202);
     await smtp.waitFor((m) => toOf(m) === stranger, 15_000);
     expect(smtp.messages.filter((m) => toOf(m) === stranger)).toHaveLength(1);
+  });
+});
+
+describe('two service instances on one PostgreSQL database', () => {
+  let ctx: TestContext;
+  let smtp: SmtpSink;
+  let second: { app: App; db: Db };
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    ctx = await createTestContext('postgres', { env: { SMTP_URL: smtp.url } });
+    // Its own connections and its own memory, as a second process has; only the database is shared.
+    const db = openDatabase(ctx.config);
+    const { app } = await buildApp({ config: ctx.config, db, logger: false });
+    await app.ready();
+    second = { app, db };
+  });
+  afterAll(async () => {
+    await second.app.close();
+    await second.db.close();
+    await ctx.close();
+    await smtp.close();
+  });
+
+  it('keeps one budget per address between them', async () => {
+    const attacker = await createUser(ctx);
+    const victim = uniqueEmail('victim');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const tenant = await createTenantViaHttp(ctx, attacker.apiKey, `Tenant ${i}`);
+        const app = i % 2 === 0 ? ctx.app : second.app;
+        return app.inject({
+          method: 'POST',
+          url: `/api/tenants/${tenant.id}/members`,
+          headers: { 'x-api-key': attacker.apiKey },
+          payload: { email: victim, role: 'member' },
+        });
+      }),
+    );
+    expect(answers.filter((a) => a.statusCode === 202)).toHaveLength(3);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(7);
+    await smtp.waitFor((m) => toOf(m) === victim, 15_000);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(smtp.messages.filter((m) => toOf(m) === victim)).toHaveLength(3);
   });
 });
