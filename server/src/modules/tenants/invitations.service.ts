@@ -110,8 +110,9 @@ export async function inviteMember(
     };
     await repo.insertInvitation(trx, row);
     const tenant = (await findTenant(trx, tenantId))!;
-    // In production, a tenant that never bought credits e-mails nobody but its own user: free
-    // tenants cost nothing to make, and were used to send invitations to strangers.
+    // In production, a tenant without credits e-mails nobody but its own user: tenants cost
+    // nothing to make and start with no credits, and were used to e-mail strangers. 402, as a
+    // send-for-signing without credits is.
     if (
       deps.env === 'production' &&
       tenant.credit_balance <= 0 &&
