@@ -27,6 +27,7 @@ import { registerInputChecks } from './http/input-checks.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { serializerCompiler } from './http/serializer.js';
+import { withLogRedaction } from './http/log-redaction.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { registerWebAssets } from './http/web-assets.js';
@@ -69,7 +70,7 @@ export async function buildApp(options: {
 }): Promise<{ app: App; deps: AppDeps }> {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withLogRedaction(options.logger ?? { level: config.logLevel }),
     // A request id only has to be unique: a random UUID costs a tenth of a time-ordered row id.
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
