@@ -106,7 +106,7 @@ export async function buildApp(options: {
   registerInputChecks(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
-  const idempotency = createIdempotency(db);
+  const idempotency = createIdempotency(db, config.secretKey);
   // Authentication runs in route onRequest hooks, so the principal is known here; multipart
   // routes fingerprint their parsed parts themselves. A callback hook, so the common case (no
   // key) allocates no promise; so is the onSend hook below, which runs on every request.
