@@ -63,7 +63,7 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
         summary: "Download a signed copy by a signee's copy link",
         tags: ['documents'],
         description:
-          'A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; each opening is audited (copy downloaded). 410 once revoked or expired.',
+          'A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; every download is counted; the first, then at most one an hour, is audited (copy downloaded, with the count). 410 once revoked or expired.',
         security: [],
         params: z.object({ token: z.string().min(1).max(200) }),
         response: { 200: z.unknown(), ...errorResponses(404, 410) },

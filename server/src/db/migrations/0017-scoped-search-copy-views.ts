@@ -2,7 +2,9 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { insertSearchTokens, type SearchRow } from '../../modules/documents/search-indexer.js';
 
 /**
- * The listing's search index, keyed by tenant (issue 45): the index of 0010 was one for all
+ * Issue 45: the listing's search index keyed by tenant, and copy links' downloads counted.
+ *
+ * The search index, keyed by tenant: the index of 0010 was one for all
  * tenants, so asking it for a term found only in another tenant's documents cost more than
  * asking for a term found nowhere, and a caller could time whether someone else's signee
  * exists. Now the index is entered through the tenant, so another tenant's rows are never
@@ -16,6 +18,13 @@ import { insertSearchTokens, type SearchRow } from '../../modules/documents/sear
  *   so a tenant's terms and their doclists are its own. Filled here in batches of 1,000.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Copy links count their downloads and remember when one was last put in the audit trail, so
+  // that a link fetched in a loop writes one audit row an hour, not one per request.
+  await db.schema
+    .alterTable('copy_links')
+    .addColumn('downloads', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema.alterTable('copy_links').addColumn('audited_at', 'text').execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     // Not inlinable (it has a FROM), so a query naming it matches the index's expression.
     await sql`create or replace function documents_search_keys(tenant_id text, search_text text)
@@ -44,8 +53,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
 }
 
-/** Puts back the one index for all tenants of 0010. */
+/** Puts back the one search index for all tenants of 0010, and copy links as they were. */
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('copy_links').dropColumn('audited_at').execute();
+  await db.schema.alterTable('copy_links').dropColumn('downloads').execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`drop index if exists documents_search_keys_idx`.execute(db);
     await sql`drop function if exists documents_search_keys(text, text)`.execute(db);
