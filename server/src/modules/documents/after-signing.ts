@@ -31,7 +31,19 @@ async function recipients(trx: DbOrTrx, document: DocumentRow, signees: SigneeRo
 
 /** The name a signed copy downloads as: the original's, with "-signed". */
 export function signedFilename(document: Pick<DocumentRow, 'original_file'>) {
-  return document.original_file.replace(/(\.pdf)?$/i, '-signed.pdf');
+  return pdfFilename(document.original_file).replace(/\.pdf$/i, '-signed.pdf');
+}
+
+/**
+ * The name a download of a document's PDF goes by: the uploaded name with its extension made
+ * `.pdf` (`invoice.exe` → `invoice.pdf`, `scan` → `scan.pdf`). The file is a PDF whatever it
+ * was called; a download saved as `.exe` would be run as one by a careless double-click (a PDF
+ * may start with `MZ`, as a Windows program does).
+ */
+export function pdfFilename(name: string) {
+  if (/\.pdf$/i.test(name)) return name;
+  const stem = name.replace(/\.[^.]*$/, '');
+  return `${stem || 'document'}.pdf`;
 }
 
 /**
