@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { ApiError } from '../shared/http.js';
 import { asApiError } from './api.js';
 import { DraftEditor } from './document-edit.js';
-import { FolderSelect, folderPath } from './folders.js';
+import { FolderSelect, folderPath, loadAllFolders } from './folders.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
@@ -81,7 +81,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
   const tenantId = detail.data?.document.tenantId;
   const folders = useLoad(async () => {
     if (!tenantId) return [];
-    return (await call('GET /api/tenants/{tenantId}/folders', { params: { tenantId } })).folders;
+    return loadAllFolders(tenantId);
   }, [tenantId]);
   const organise = (json: { pinned?: boolean; folderId?: string | null }, done: string) =>
     run('Saving', async () => {
