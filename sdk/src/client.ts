@@ -222,9 +222,19 @@ export function createSignetClient(options: SignetClientOptions) {
       create: async (tenantId: string, input: { name: string; parentId?: string | null }) =>
         (await typed<{ folder: Folder }>(call('createFolder', { tenantId }, {}, { json: input })))
           .folder,
-      /** Every folder of the tenant; each names its parent. */
-      list: async (tenantId: string) =>
-        (await typed<{ folders: Folder[] }>(call('listFolders', { tenantId }))).folders,
+      /** Every folder of the tenant (the listing's pages in turn); each names its parent. */
+      list: async (tenantId: string) => {
+        const folders: Folder[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await typed<{ folders: Folder[]; nextCursor: string | null }>(
+            call('listFolders', { tenantId }, { limit: 1000, cursor }),
+          );
+          folders.push(...page.folders);
+          cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+        return folders;
+      },
       /** One folder. */
       get: async (tenantId: string, folderId: string) =>
         (await typed<{ folder: Folder }>(call('getFolder', { tenantId, folderId }))).folder,

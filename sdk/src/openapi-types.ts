@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; its secret is shown once
-         * @description Session only: a request with X-Api-Key is 401 session_required. The secret is in this answer only; the service keeps its hash.
+         * @description Session only: a request with X-Api-Key is 401 session_required. The secret is in this answer only; the service keeps its hash. A user holds at most 50 unrevoked keys: past that, 409 api_key_limit_reached.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -790,7 +790,7 @@ export interface paths {
         };
         /**
          * Download a signed copy by a signee's copy link
-         * @description A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; each opening is audited (copy downloaded). 410 once revoked or expired.
+         * @description A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; every download is counted; the first, then at most one an hour, is audited (copy downloaded, with the count). 410 once revoked or expired.
          */
         get: operations["downloadSignedCopy"];
         put?: never;
@@ -851,13 +851,13 @@ export interface paths {
         };
         /**
          * List a tenant's folders
-         * @description Every folder of the tenant, by name; each names its parent (null at the top).
+         * @description The tenant's folders by name, each naming its parent (null at the top), a page at a time: `limit` 1–1000, default 100; `nextCursor` (null on the last page) goes back as `cursor` for the next. A tenant has at most 1000 folders.
          */
         get: operations["listFolders"];
         put?: never;
         /**
          * Create a folder
-         * @description Creates a folder, at the top or inside parentId (a folder of this tenant).
+         * @description Creates a folder, at the top or inside parentId (a folder of this tenant). A tenant has at most 1000 folders: past that, 409 folder_limit_reached.
          */
         post: operations["createFolder"];
         delete?: never;
@@ -2074,6 +2074,15 @@ export interface operations {
             };
             /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `api_key_limit_reached` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5641,7 +5650,10 @@ export interface operations {
     };
     listFolders: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path: {
                 tenantId: string;
@@ -5666,11 +5678,13 @@ export interface operations {
                      *           "parentId": null,
                      *           "createdAt": "2026-11-26T00:52:56.189Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": "text"
                      *     }
                      */
                     "application/json": {
                         folders: components["schemas"]["Folder"][];
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -5694,6 +5708,15 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5769,6 +5792,15 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `folder_limit_reached` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,6 +27,7 @@ import { registerInputChecks } from './http/input-checks.js';
 import { openApiOptions } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { serializerCompiler } from './http/serializer.js';
+import { withLogRedaction } from './http/log-redaction.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { registerWebAssets } from './http/web-assets.js';
@@ -69,7 +70,7 @@ export async function buildApp(options: {
 }): Promise<{ app: App; deps: AppDeps }> {
   const { config, db } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: withLogRedaction(options.logger ?? { level: config.logLevel }),
     // A request id only has to be unique: a random UUID costs a tenth of a time-ordered row id.
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
@@ -105,7 +106,7 @@ export async function buildApp(options: {
   registerInputChecks(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('idempotency', null);
-  const idempotency = createIdempotency(db);
+  const idempotency = createIdempotency(db, config.secretKey);
   // Authentication runs in route onRequest hooks, so the principal is known here; multipart
   // routes fingerprint their parsed parts themselves. A callback hook, so the common case (no
   // key) allocates no promise; so is the onSend hook below, which runs on every request.

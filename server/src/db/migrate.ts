@@ -16,6 +16,7 @@ import * as m0013fieldSets from './migrations/0013-field-sets.js';
 import * as m0014fieldsOnDocuments from './migrations/0014-fields-on-documents.js';
 import * as m0015finishedJobs from './migrations/0015-finished-jobs.js';
 import * as m0016recipientMailLimits from './migrations/0016-recipient-mail-limits.js';
+import * as m0017scopedSearchCopyViews from './migrations/0017-scoped-search-copy-views.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014-fields-on-documents': m0014fieldsOnDocuments,
   '0015-finished-jobs': m0015finishedJobs,
   '0016-recipient-mail-limits': m0016recipientMailLimits,
+  '0017-scoped-search-copy-views': m0017scopedSearchCopyViews,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -176,6 +176,10 @@ export type CopyLinksTable = {
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
+  /** How many times the copy was downloaded by this link. */
+  downloads: number;
+  /** When a download was last recorded in the audit trail (at most one an hour). */
+  audited_at: string | null;
 };
 
 /** A tenant's folder of documents; `parent_id` null at the top. */

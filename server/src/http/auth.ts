@@ -3,6 +3,7 @@ import { hkdfSync } from 'node:crypto';
 import type { Config } from '../config.js';
 import { hashSecret, nowIso } from '../lib/ids.js';
 import { AppError } from '../lib/errors.js';
+import { createRateLimiter } from './rate-limit.js';
 
 /** Who is calling: a user, through an API key or a browser session. */
 export type Principal = {
@@ -100,6 +101,13 @@ export function createAuth(deps: {
   const ownPrefix = config.env === 'production' ? 'sk_live_' : 'sk_test_';
   const otherPrefix = config.env === 'production' ? 'sk_test_' : 'sk_live_';
   const publicOrigin = new URL(config.publicUrl).origin;
+  // Session requests have a bucket per user (all their sessions together), as large as a key's:
+  // a stolen or scripted session cannot make unlimited requests either.
+  const sessionRateLimit = createRateLimiter({
+    perSecond: config.rateLimitPerSecond,
+    burst: config.rateLimitBurst,
+    subject: 'this account',
+  });
 
   async function fromApiKey(key: string, reply: FastifyReply): Promise<Principal> {
     if (key.startsWith(otherPrefix)) {
@@ -153,10 +161,15 @@ export function createAuth(deps: {
     if (request.cookies[SESSION_COOKIE]) assertSameOrigin(request);
   }
 
-  async function fromSession(request: FastifyRequest, token: string): Promise<Principal> {
+  async function fromSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+  ): Promise<Principal> {
     assertSameOrigin(request);
     const user = await users.findSessionUser(hashSecret(token), nowIso());
     if (!user) throw new AppError('unauthenticated', 'Your session has expired; log in again.');
+    sessionRateLimit(user.id, reply);
     return {
       userId: user.id,
       email: user.email,
@@ -179,7 +192,7 @@ export function createAuth(deps: {
       if (!token) {
         throw new AppError('unauthenticated', 'Your session has expired; log in again.');
       }
-      request.principal = await fromSession(request, token);
+      request.principal = await fromSession(request, reply, token);
       return;
     }
     throw new AppError('unauthenticated', 'Send your API key in the X-Api-Key header.');

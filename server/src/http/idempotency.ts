@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../lib/ids.js';
@@ -23,6 +23,51 @@ const SECRET_ROUTES = new Set([
 ]);
 const HEADER = 'idempotency-key';
 
+// Stored answers are encrypted (AES-256-GCM, a key derived from SECRET_KEY with its own HKDF
+// label, the slot as associated data): an answer may hold a live signing link (send-for-signing
+// with invitationEmails false answers signingUrl), which must not sit in clear for 24 hours in
+// the database and its backups. Rows without the prefix were stored in clear by a version
+// before this one and are replayed as they are.
+const ENCRYPTED_PREFIX = 'enc1.';
+
+function answerKey(secretKey: string): Buffer {
+  return Buffer.from(
+    hkdfSync('sha256', secretKey, 'signet', 'idempotency-answer/aes-256-gcm/v1', 32),
+  );
+}
+
+function slotData(slot: repo.IdempotencySlot) {
+  return Buffer.from(`${slot.scope}\n${slot.key}`, 'utf8');
+}
+
+function encryptAnswer(key: Buffer, slot: repo.IdempotencySlot, body: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(slotData(slot));
+  const ciphertext = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return (
+    ENCRYPTED_PREFIX +
+    [iv, cipher.getAuthTag(), ciphertext].map((b) => b.toString('base64url')).join('.')
+  );
+}
+
+// The stored body in clear; null when it cannot be decrypted (SECRET_KEY changed since).
+function decryptAnswer(key: Buffer, slot: repo.IdempotencySlot, stored: string): string | null {
+  if (!stored.startsWith(ENCRYPTED_PREFIX)) return stored;
+  const [iv, tag, ciphertext] = stored.slice(ENCRYPTED_PREFIX.length).split('.');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAAD(slotData(slot));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
 /** SHA-256 of the parts that make two requests "the same request". */
 export function requestFingerprint(parts: unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
@@ -33,7 +78,8 @@ export function requestFingerprint(parts: unknown[]): string {
  * fingerprint within 24 h replays the stored answer, another fingerprint is 422, and a repeat
  * while the first is still running is 409.
  */
-export function createIdempotency(db: Db) {
+export function createIdempotency(db: Db, secretKey: string) {
+  const cipherKey = answerKey(secretKey);
   /**
    * Claims the key or answers the request from the stored response; true when answered. The
    * request's fingerprint is worked out only when it carries a key (hashing a quick-create's
@@ -96,8 +142,17 @@ export function createIdempotency(db: Db) {
         'This request already succeeded; its secret was shown once and is not replayed.',
       );
     }
+    const body =
+      existing.response_body === null
+        ? null
+        : decryptAnswer(cipherKey, slot, existing.response_body);
+    if (existing.response_body !== null && body === null) {
+      throw new AppError(
+        'conflict',
+        'This request already succeeded; its answer cannot be replayed since the service key changed.',
+      );
+    }
     reply.header('idempotent-replayed', 'true');
-    const body = existing.response_body;
     reply.code(existing.status_code);
     if (body === null || body === '') await reply.send();
     // Stored answers are ours: JSON, or problem+json for the 4xx errors that are kept.
@@ -127,7 +182,7 @@ export function createIdempotency(db: Db) {
       status_code: statusCode,
       response_body:
         typeof payload === 'string' && !SECRET_ROUTES.has(request.routeOptions.url ?? '')
-          ? payload
+          ? encryptAnswer(cipherKey, claim, payload)
           : null,
     });
   }

@@ -19,6 +19,8 @@ const problems = {
   conflict: [409, 'Conflict'],
   not_your_turn: [409, 'Not your turn to sign'],
   folder_not_empty: [409, 'Folder not empty'],
+  api_key_limit_reached: [409, 'Too many API keys'],
+  folder_limit_reached: [409, 'Too many folders'],
   link_expired: [410, 'Signing link no longer valid'],
   payload_too_large: [413, 'Payload too large'],
   uri_too_long: [414, 'URI too long'],

@@ -88,7 +88,9 @@ type Routes = {
     res: Api.SigneeChange;
   };
   'DELETE /api/documents/{documentId}/signees/{signeeId}': { res: undefined };
-  'GET /api/tenants/{tenantId}/folders': { res: { folders: Api.Folder[] } };
+  'GET /api/tenants/{tenantId}/folders': {
+    res: { folders: Api.Folder[]; nextCursor: string | null };
+  };
   'POST /api/tenants/{tenantId}/folders': { body: Api.FolderInput; res: { folder: Api.Folder } };
   'PATCH /api/tenants/{tenantId}/folders/{folderId}': {
     body: Api.FolderEdit;

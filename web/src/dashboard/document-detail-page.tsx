@@ -3,10 +3,11 @@ import { useState } from 'react';
 import type { ApiError } from '../shared/http.js';
 import { asApiError } from './api.js';
 import { DraftEditor } from './document-edit.js';
-import { FolderSelect, folderPath } from './folders.js';
+import { FolderSelect, folderPath, loadAllFolders } from './folders.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
+import { auditCsv } from './audit-csv.js';
 import type { AuditEntry, Delivered, Signee } from './types.js';
 import { ConfirmButton, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
@@ -80,7 +81,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
   const tenantId = detail.data?.document.tenantId;
   const folders = useLoad(async () => {
     if (!tenantId) return [];
-    return (await call('GET /api/tenants/{tenantId}/folders', { params: { tenantId } })).folders;
+    return loadAllFolders(tenantId);
   }, [tenantId]);
   const organise = (json: { pinned?: boolean; folderId?: string | null }, done: string) =>
     run('Saving', async () => {
@@ -411,22 +412,5 @@ function propertyName(key: string): string {
 
 // The audit trail as a CSV file (a data: URL, so nothing leaves the page): one row per entry.
 function auditCsvUrl(entries: AuditEntry[]): string {
-  const cell = (value: unknown) => {
-    const text = value === null || value === undefined ? '' : String(value);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const rows = [
-    ['time', 'action', 'actor', 'signeeId', 'ip', 'userAgent', 'details'],
-    ...entries.map((e) => [
-      e.createdAt,
-      e.action,
-      e.actor,
-      e.signeeId,
-      e.ip,
-      e.userAgent,
-      e.details ? JSON.stringify(e.details) : '',
-    ]),
-  ];
-  const csv = rows.map((r) => r.map(cell).join(',')).join('\r\n');
-  return `data:text/csv;charset=utf-8,${encodeURIComponent(csv)}`;
+  return `data:text/csv;charset=utf-8,${encodeURIComponent(auditCsv(entries))}`;
 }

@@ -1,6 +1,12 @@
 import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
 import { call } from './dashboard-api.js';
-import { DOCUMENT_DRAG_TYPE, FolderPanel, FolderSelect, folderPath } from './folders.js';
+import {
+  DOCUMENT_DRAG_TYPE,
+  FolderPanel,
+  FolderSelect,
+  folderPath,
+  loadAllFolders,
+} from './folders.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
@@ -40,8 +46,7 @@ export function DocumentsPage() {
   }, [tenant?.id, view.status, view.folderId, view.pinned, view.q, cursor]);
   const folders = useLoad(async () => {
     if (!tenant) return [];
-    return (await call('GET /api/tenants/{tenantId}/folders', { params: { tenantId: tenant.id } }))
-      .folders;
+    return loadAllFolders(tenant.id);
   }, [tenant?.id]);
   const rows = useRowActions(list.reload);
   const [search, setSearch] = useState(view.q);

@@ -6,6 +6,20 @@ import { ConfirmButton, ErrorMessage, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
 /** The drag payload of a document row, dropped on a folder to file it there. */
+/** Every folder of a tenant (the panel shows the whole tree): the listing's pages in turn. */
+export async function loadAllFolders(tenantId: string): Promise<Folder[]> {
+  const folders: Folder[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: '1000' });
+    if (cursor) query.set('cursor', cursor);
+    const page = await call('GET /api/tenants/{tenantId}/folders', { params: { tenantId }, query });
+    folders.push(...page.folders);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return folders;
+}
+
 export const DOCUMENT_DRAG_TYPE = 'application/x-signet-document';
 
 /** Folders in tree order, each with its depth (0 at the top). */

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, UsersTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
-import type { DbOrTrx } from '../../db/handle.js';
+import type { DbOrTrx, Engine } from '../../db/handle.js';
 
 /** A user row. */
 export type UserRow = Selectable<UsersTable>;
@@ -104,6 +104,23 @@ export async function deleteUserSessions(db: DbOrTrx, userId: string) {
 /** Inserts an API key row (hash only). */
 export async function insertApiKey(db: DbOrTrx, row: Selectable<ApiKeysTable>) {
   await db.insertInto('api_keys').values(row).execute();
+}
+
+/** How many keys of a user are not revoked. */
+export async function countActiveApiKeys(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Locks a user's row until the transaction ends (PostgreSQL; SQLite runs one at a time). */
+export async function lockUser(db: DbOrTrx, engine: Engine, userId: string) {
+  if (engine !== 'postgres') return;
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 /** A user's keys, newest first, revoked ones excluded. */

@@ -191,13 +191,20 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         operationId: 'createApiKey',
         summary: 'Create an API key; its secret is shown once',
         description:
-          'Session only: a request with X-Api-Key is 401 session_required. The secret is in this answer only; the service keeps its hash.',
+          'Session only: a request with X-Api-Key is 401 session_required. The secret is in this answer only; the service keeps its hash. A user holds at most 50 unrevoked keys: past that, 409 api_key_limit_reached.',
         tags,
         security: sessionOnly,
         body: createApiKeyBody,
         response: {
           201: z.object({ apiKey: apiKeySchema, secret: z.string() }),
-          ...errorResponses(400, 'session_required', 'unauthenticated', 403, 422),
+          ...errorResponses(
+            400,
+            'session_required',
+            'unauthenticated',
+            403,
+            'api_key_limit_reached',
+            422,
+          ),
         },
       },
     },

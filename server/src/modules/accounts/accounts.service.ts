@@ -146,6 +146,14 @@ export async function logOut(deps: AccountDeps, token: string) {
 }
 
 /** Makes an API key for this environment; the secret is returned once and only hashed. */
+/** How many API keys a user may hold at once (revoked ones do not count). */
+export const MAX_ACTIVE_API_KEYS = 50;
+
+/**
+ * Makes an API key; its secret is in this answer only. A user holding MAX_ACTIVE_API_KEYS
+ * unrevoked keys gets 409 api_key_limit_reached: each key is a bucket of the rate limit, so
+ * unlimited keys would be an unlimited rate.
+ */
 export async function createApiKey(deps: AccountDeps, input: { userId: string; name: string }) {
   const secret = newSecret(deps.env === 'production' ? 'sk_live_' : 'sk_test_');
   const row = {
@@ -160,7 +168,17 @@ export async function createApiKey(deps: AccountDeps, input: { userId: string; n
     last_used_at: null,
     revoked_at: null,
   };
-  await repo.insertApiKey(deps.db.kysely, row);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    // Two requests at once cannot both take the last place.
+    await repo.lockUser(trx, deps.db.engine, input.userId);
+    if ((await repo.countActiveApiKeys(trx, input.userId)) >= MAX_ACTIVE_API_KEYS) {
+      throw new AppError(
+        'api_key_limit_reached',
+        `You have ${MAX_ACTIVE_API_KEYS} API keys; revoke one you no longer use to make another.`,
+      );
+    }
+    await repo.insertApiKey(trx, row);
+  });
   return { apiKey: presentApiKey(row), secret };
 }
 

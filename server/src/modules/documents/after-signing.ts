@@ -31,7 +31,19 @@ async function recipients(trx: DbOrTrx, document: DocumentRow, signees: SigneeRo
 
 /** The name a signed copy downloads as: the original's, with "-signed". */
 export function signedFilename(document: Pick<DocumentRow, 'original_file'>) {
-  return document.original_file.replace(/(\.pdf)?$/i, '-signed.pdf');
+  return pdfFilename(document.original_file).replace(/\.pdf$/i, '-signed.pdf');
+}
+
+/**
+ * The name a download of a document's PDF goes by: the uploaded name with its extension made
+ * `.pdf` (`invoice.exe` → `invoice.pdf`, `scan` → `scan.pdf`). The file is a PDF whatever it
+ * was called; a download saved as `.exe` would be run as one by a careless double-click (a PDF
+ * may start with `MZ`, as a Windows program does).
+ */
+export function pdfFilename(name: string) {
+  if (/\.pdf$/i.test(name)) return name;
+  const stem = name.replace(/\.[^.]*$/, '');
+  return `${stem || 'document'}.pdf`;
 }
 
 /**
@@ -161,6 +173,9 @@ function invitedOthers(signees: SigneeRow[], except: string | null) {
   return signees.filter((s) => s.id !== except && s.invited_at !== null && s.status === 'pending');
 }
 
+/** At most one `copy downloaded` audit entry per copy link in this time. */
+const COPY_AUDIT_INTERVAL_MS = 3600_000;
+
 async function createCopyLink(
   trx: DbOrTrx,
   input: { document: DocumentRow; recipient: string; publicUrl: string; at: string },
@@ -178,6 +193,8 @@ async function createCopyLink(
       expires_at: expiresAt,
       revoked_at: null,
       created_at: input.at,
+      downloads: 0,
+      audited_at: null,
     })
     .execute();
   return { url: `${input.publicUrl}/api/copies/${token}`, expiresAt };
@@ -209,15 +226,35 @@ export async function openCopyLink(
   if (!document || document.status !== 'signed' || !document.sealed_file) {
     throw new AppError('link_expired', 'This link to the signed copy no longer works.');
   }
-  await recordAudit(db, {
-    documentId: document.id,
-    tenantId: document.tenant_id,
-    action: 'copy downloaded',
-    actor: 'system',
-    origin: input.origin,
-    details: { recipient: link.recipient },
-    at: now,
-  });
+  // Every download is counted; the audit trail gets the first and then at most one an hour
+  // (with the count so far), so a link fetched in a loop cannot grow it without bound.
+  await db
+    .updateTable('copy_links')
+    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
+    .where('id', '=', link.id)
+    .execute();
+  const audited = await db
+    .updateTable('copy_links')
+    .set({ audited_at: now })
+    .where('id', '=', link.id)
+    .where((eb) =>
+      eb.or([
+        eb('audited_at', 'is', null),
+        eb('audited_at', '<=', new Date(Date.parse(now) - COPY_AUDIT_INTERVAL_MS).toISOString()),
+      ]),
+    )
+    .executeTakeFirst();
+  if (Number(audited.numUpdatedRows) === 1) {
+    await recordAudit(db, {
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      action: 'copy downloaded',
+      actor: 'system',
+      origin: input.origin,
+      details: { recipient: link.recipient, downloads: link.downloads + 1 },
+      at: now,
+    });
+  }
   return { document };
 }
 

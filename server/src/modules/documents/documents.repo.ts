@@ -2,7 +2,13 @@ import { sql, type Selectable } from 'kysely';
 import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
-import { containsPattern, searchTextOf, trigramPhrase, trigramSearchable } from './search-text.js';
+import {
+  containsPattern,
+  searchTextOf,
+  tenantTrigramPhrase,
+  tenantTrigrams,
+  trigramSearchable,
+} from './search-text.js';
 
 /**
  * The columns of a DocumentRow: every read of documents names them, so that none loads the
@@ -200,12 +206,18 @@ export type ListFilter = {
 
 /**
  * How many FTS5 hits a SQLite search fetches up front: up to this many, the page is made from
- * those rows alone; beyond it the term is common enough that walking the tenant's documents
- * newest first meets 25 matches soon (after about 25 x documents / hits rows).
+ * those rows alone; beyond it the term is common enough in the tenant that walking its
+ * documents newest first meets 25 matches soon (after about 25 x documents / hits rows).
  */
 const SEARCH_CANDIDATES = 2000;
 
-/** A page of a tenant's documents, newest first, after the (createdAt, id) cursor. */
+/**
+ * A page of a tenant's documents, newest first, after the (createdAt, id) cursor.
+ *
+ * A search enters its index through the tenant (migration 0017) and never reads another
+ * tenant's entries: were it to, a term found only in someone else's documents would take longer
+ * to answer `[]` than a term found nowhere, and timing would tell who has which signee.
+ */
 export async function listDocuments(
   db: DbOrTrx,
   engine: Engine,
@@ -218,15 +230,19 @@ export async function listDocuments(
   const term = input.term;
   let rowids: number[] | null = null;
   if (term && engine === 'sqlite' && trigramSearchable(term)) {
+    // The phrase is made of this tenant's tokens (search-text.ts): other tenants' are other
+    // terms, whose entries it never reads.
     const hits = await sql<{ rowid: number }>`select rowid from documents_search
-      where documents_search match ${trigramPhrase(term)} limit ${SEARCH_CANDIDATES + 1}`.execute(
-      db,
-    );
+      where documents_search match ${tenantTrigramPhrase(input.tenantId, term)}
+      limit ${SEARCH_CANDIDATES + 1}`.execute(db);
     if (hits.rows.length <= SEARCH_CANDIDATES) {
-      // Documents changed since the index's last batch are candidates too (search-indexer.ts).
-      const pending = await sql<{ doc_rowid: number }>`
-        select doc_rowid from documents_search_pending`.execute(db);
-      const candidates = [...hits.rows, ...pending.rows.map((r) => ({ rowid: r.doc_rowid }))];
+      // The tenant's documents changed since the index's last batch are candidates too
+      // (search-indexer.ts).
+      const pending = await sql<{ rowid: number }>`
+        select p.doc_rowid as rowid from documents_search_pending p
+        join documents d on d.rowid = p.doc_rowid
+        where d.tenant_id = ${input.tenantId}`.execute(db);
+      const candidates = [...hits.rows, ...pending.rows];
       if (candidates.length === 0) return [];
       // A backlog the indexer has not caught up with: walk the documents instead.
       if (candidates.length <= 2 * SEARCH_CANDIDATES) rowids = candidates.map((r) => r.rowid);
@@ -246,7 +262,13 @@ export async function listDocuments(
   if (input.pinned !== undefined) {
     query = query.where(column('pinned'), input.pinned ? 'is not' : 'is', null);
   }
-  // The exact rule on every engine; PostgreSQL's trigram index serves it.
+  if (term && engine === 'postgres' && trigramSearchable(term)) {
+    // Narrows through the index of the tenant's own trigrams (migration 0017).
+    query = query.where(
+      sql<boolean>`documents_search_keys(tenant_id, search_text) @> ${tenantTrigrams(input.tenantId, term)}::text[]`,
+    );
+  }
+  // The exact rule on every engine; the indexes only narrow.
   if (term)
     query = query.where(sql<boolean>`search_text like ${containsPattern(term)} escape '\\'`);
   if (input.after) {

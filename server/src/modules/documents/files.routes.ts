@@ -3,7 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { findDocument } from './documents.repo.js';
 import { verifyDownloadUrl } from './download-url.js';
-import { openCopyLink, revokeCopyLinks, signedFilename } from './after-signing.js';
+import { openCopyLink, pdfFilename, revokeCopyLinks, signedFilename } from './after-signing.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import { principalOf } from '../../http/auth.js';
@@ -45,7 +45,8 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
       const stream = await deps.storage.get(key).catch(() => {
         throw new AppError('not_found', 'This file no longer exists.');
       });
-      const filename = kind === 'sealed' ? signedFilename(document) : document.original_file;
+      const filename =
+        kind === 'sealed' ? signedFilename(document) : pdfFilename(document.original_file);
       return reply
         .type('application/pdf')
         .header('content-disposition', contentDisposition(filename))
@@ -63,7 +64,7 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
         summary: "Download a signed copy by a signee's copy link",
         tags: ['documents'],
         description:
-          'A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; each opening is audited (copy downloaded). 410 once revoked or expired.',
+          'A signed copy too large to attach to the completion e-mail: the link in that e-mail, personal, valid 30 days, revocable; every download is counted; the first, then at most one an hour, is audited (copy downloaded, with the count). 410 once revoked or expired.',
         security: [],
         params: z.object({ token: z.string().min(1).max(200) }),
         response: { 200: z.unknown(), ...errorResponses(404, 410) },

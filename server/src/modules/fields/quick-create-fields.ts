@@ -2,7 +2,7 @@ import { validationError, type FieldError } from '../../lib/errors.js';
 import type { StoredUpload } from '../documents/documents.service.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { PageSize } from './field-types.js';
-import { placementErrors, type FieldDraft } from './fields.schemas.js';
+import { MAX_FIELDS, placementErrors, type FieldDraft } from './fields.schemas.js';
 import { parseFieldsPart } from './fields.service.js';
 import { knownPageSizes, readPageSizes } from './page-sizes.js';
 import { scanTextTagsOffThread } from './text-tags-worker.js';
@@ -70,5 +70,18 @@ export async function prepareFields(
     throw validationError(errors, detail);
   }
   const tagged = scan.fields.map(({ tag: _tag, ...field }) => field);
+  // The same limit as the `fields` part and PUT .../fields: a document the sender could not
+  // save back is refused here rather than stored.
+  if (placed.fields.length + tagged.length > MAX_FIELDS) {
+    throw validationError(
+      [
+        {
+          path: 'textTags',
+          message: `at most ${MAX_FIELDS} fields: the text tags make ${tagged.length} and the fields part ${placed.fields.length}`,
+        },
+      ],
+      `A document has at most ${MAX_FIELDS} fields; the text tags and the fields part make ${placed.fields.length + tagged.length}.`,
+    );
+  }
   return { fields: [...placed.fields, ...tagged], pageSizes: scan.pages };
 }

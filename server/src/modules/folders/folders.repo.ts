@@ -35,9 +35,15 @@ export async function lockFolders(db: DbOrTrx, engine: Engine, tenantId: string)
 
 const byName = new Intl.Collator('en', { numeric: true });
 
+/** The listing's order of two folders (by name as people sort them, then by id). */
+export function compareFolders(a: { name: string; id: string }, b: { name: string; id: string }) {
+  return byName.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 /**
  * A tenant's folders, by name as people sort them (case and accents after the letters, "2"
  * before "10"), sorted here so both engines, whose collations differ, give the same order.
+ * At most MAX_FOLDERS_PER_TENANT (folders.service.ts) rows, so reading them all is bounded.
  */
 export async function listFolders(db: DbOrTrx, tenantId: string) {
   const rows = await db
@@ -45,7 +51,17 @@ export async function listFolders(db: DbOrTrx, tenantId: string) {
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .execute();
-  return rows.sort((a, b) => byName.compare(a.name, b.name) || (a.id < b.id ? -1 : 1));
+  return rows.sort(compareFolders);
+}
+
+/** How many folders a tenant has. */
+export async function countFolders(db: DbOrTrx, tenantId: string): Promise<number> {
+  const row = await db
+    .selectFrom('folders')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Inserts a folder. */

@@ -7,6 +7,7 @@ import {
   createFolderBody,
   folderParams,
   folderSchema,
+  listFoldersQuery,
   updateFolderBody,
 } from './folders.schemas.js';
 import * as folders from './folders.service.js';
@@ -27,10 +28,14 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
         operationId: 'createFolder',
         summary: 'Create a folder',
         tags,
-        description: 'Creates a folder, at the top or inside parentId (a folder of this tenant).',
+        description:
+          'Creates a folder, at the top or inside parentId (a folder of this tenant). A tenant has at most 1000 folders: past that, 409 folder_limit_reached.',
         params: tenantParams,
         body: createFolderBody,
-        response: { 201: folderResponse, ...errorResponses(401, 403, 404, 422) },
+        response: {
+          201: folderResponse,
+          ...errorResponses(401, 403, 404, 'folder_limit_reached', 422),
+        },
       },
     },
     async (request, reply) => {
@@ -52,22 +57,23 @@ export function registerFolderRoutes(app: App, deps: AppDeps) {
         summary: "List a tenant's folders",
         tags,
         description:
-          'Every folder of the tenant, by name; each names its parent (null at the top).',
+          "The tenant's folders by name, each naming its parent (null at the top), a page at a time: `limit` 1–1000, default 100; `nextCursor` (null on the last page) goes back as `cursor` for the next. A tenant has at most 1000 folders.",
         params: tenantParams,
+        querystring: listFoldersQuery,
         response: {
-          200: z.object({ folders: z.array(folderSchema) }),
-          ...errorResponses(401, 403, 404),
+          200: z.object({ folders: z.array(folderSchema), nextCursor: z.string().nullable() }),
+          ...errorResponses(401, 403, 404, 422),
         },
       },
     },
-    async (request) => ({
-      folders: (
-        await folders.listFolders(d, {
-          tenantId: request.params.tenantId,
-          userId: principalOf(request).userId,
-        })
-      ).map(folders.presentFolder),
-    }),
+    async (request) => {
+      const page = await folders.listFolders(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+        ...request.query,
+      });
+      return { folders: page.folders.map(folders.presentFolder), nextCursor: page.nextCursor };
+    },
   );
 
   app.get(

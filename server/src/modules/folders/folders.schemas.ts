@@ -26,3 +26,9 @@ export const updateFolderBody = z
   .refine((v) => Object.keys(v).length > 0, 'give name and/or parentId');
 
 export const folderParams = z.object({ tenantId: z.uuid(), folderId: z.uuid() });
+
+/** The folder listing's page: `limit` 1–1000 (default 100) after the opaque `cursor`. */
+export const listFoldersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z.string().max(2000).optional(),
+});

@@ -5,6 +5,9 @@ import { requireMembership } from '../tenants/tenants.service.js';
 import * as repo from './folders.repo.js';
 import { MAX_FOLDER_DEPTH } from './folders.schemas.js';
 
+/** How many folders a tenant may have. */
+export const MAX_FOLDERS_PER_TENANT = 1000;
+
 /** What the folder services need. */
 export type FolderDeps = { db: Db };
 
@@ -67,6 +70,13 @@ export async function createFolder(
   return deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, { ...input, action: 'document.manage' });
     await repo.lockFolders(trx, deps.db.engine, input.tenantId);
+    // Counted under the tenant's folder lock: two creations at once cannot pass the cap.
+    if ((await repo.countFolders(trx, input.tenantId)) >= MAX_FOLDERS_PER_TENANT) {
+      throw new AppError(
+        'folder_limit_reached',
+        `A tenant has at most ${MAX_FOLDERS_PER_TENANT} folders; delete one it no longer needs.`,
+      );
+    }
     if (input.parentId) {
       await checkParent(trx, { tenantId: input.tenantId, parentId: input.parentId });
     }
@@ -84,10 +94,44 @@ export async function createFolder(
   });
 }
 
-/** A tenant's folders (the whole tree, flat: each names its parent). */
-export async function listFolders(deps: FolderDeps, input: { tenantId: string; userId: string }) {
+/**
+ * A page of a tenant's folders (the tree, flat: each names its parent), by name, after the
+ * cursor: a keyset position (name, id), so a folder made or removed between two pages moves
+ * nothing else from one page to the other.
+ */
+export async function listFolders(
+  deps: FolderDeps,
+  input: { tenantId: string; userId: string; limit: number; cursor?: string },
+) {
   await requireMembership(deps.db.kysely, { ...input, action: 'document.read' });
-  return repo.listFolders(deps.db.kysely, input.tenantId);
+  const rows = await repo.listFolders(deps.db.kysely, input.tenantId);
+  const after = input.cursor ? decodeFolderCursor(input.cursor) : null;
+  const start = after ? rows.findIndex((f) => repo.compareFolders(f, after) > 0) : 0;
+  const rest = start === -1 ? [] : rows.slice(start);
+  const page = rest.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    folders: page,
+    nextCursor: rest.length > input.limit && last ? encodeFolderCursor(last) : null,
+  };
+}
+
+// The opaque cursor after a folder: its name and id, as documents' cursors hold a time and id.
+function encodeFolderCursor(folder: { name: string; id: string }) {
+  return Buffer.from(JSON.stringify([folder.name, folder.id])).toString('base64url');
+}
+
+function decodeFolderCursor(cursor: string): { name: string; id: string } {
+  try {
+    const [name, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (typeof name === 'string' && typeof id === 'string') return { name, id };
+  } catch {
+    // fall through to the validation error
+  }
+  throw validationError(
+    [{ path: 'querystring.cursor', message: 'is not a cursor returned by this API' }],
+    'Invalid cursor.',
+  );
 }
 
 /** A folder of a tenant the caller belongs to. */
