@@ -1,3 +1,4 @@
+import type { FastifyServerOptions } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,13 @@ export async function findFreePort(): Promise<number> {
  */
 export async function createTestContext(
   engine: EngineName,
-  options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    listen?: boolean;
+    workers?: boolean;
+    /** The service's logger (a test reading its log lines); by default none, or TEST_LOG_LEVEL. */
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-test-'));
   const database = engine === 'postgres' ? await createPostgresDatabase() : null;
@@ -86,7 +93,9 @@ export async function createTestContext(
   const { app, deps } = await buildApp({
     config,
     db,
-    logger: process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false,
+    logger:
+      options.logger ??
+      (process.env.TEST_LOG_LEVEL ? { level: process.env.TEST_LOG_LEVEL } : false),
   });
   let baseUrl = config.publicUrl;
   if (options.listen) {
