@@ -1,7 +1,7 @@
 // The report's slow-client attacker, run in a process of its own so the test process's
 // descriptors are the server's alone. Opens `connections` sockets round-robin from the given
 // loopback addresses, sends the start of a request and trickles the rest a byte at a time;
-// a socket the server closes is opened again `reopenMs` later, as an attacker would.
+// a socket the server closes is opened again about `reopenMs` later, as an attacker would.
 // Prints {"opened","closedByServer","maxLive"} on exit (after `durationMs` or SIGTERM).
 import net from 'node:net';
 
@@ -44,7 +44,8 @@ function open(i) {
     sockets.delete(socket);
     if (stopping) return;
     closedByServer++;
-    setTimeout(() => open(i), o.reopenMs);
+    // Spread over 0.5 to 1.5 × reopenMs, as independent clients would be, not in lockstep.
+    setTimeout(() => open(i), o.reopenMs * (0.5 + Math.random()));
   });
 }
 
@@ -56,4 +57,5 @@ const stop = () => {
 };
 process.on('SIGTERM', stop);
 setTimeout(stop, o.durationMs);
-for (let i = 0; i < o.connections; i++) open(i);
+// The first sockets too are spread over reopenMs.
+for (let i = 0; i < o.connections; i++) setTimeout(() => open(i), Math.random() * o.reopenMs);

@@ -17,11 +17,17 @@ type Tracked = {
   /** The current body window: the socket's bytes when it began, and when (the coarse clock). */
   markBytes: number;
   markAt: number;
-  /** The socket's bytes at the last sweep, and whether the body came slower than the minimum
-   * rate since the one before: what makes it evictable at a cap before its window ends. */
+  /**
+   * The socket's bytes at the last sweep (or the request's start) and its time, and whether the
+   * body came slower than the minimum rate in the period before: what makes a body evictable at
+   * a cap before its window ends.
+   */
   sweptBytes: number;
+  sweptAt: number;
   slow: boolean;
 };
+
+type Verdict = 'busy' | 'stalled' | 'unjudged';
 
 /** Why a connection was cut; the `reason` of its log line. */
 export type CutReason =
@@ -47,6 +53,9 @@ export type ConnectionGuard = {
 // Descriptors kept for everything but client connections: the database, log output, worker
 // threads, the storage files being read for downloads.
 const RESERVED_DESCRIPTORS = 256;
+// No connection is judged in its first moment: an honest request's headers, or its body's
+// first bytes, may be on their way.
+const JUDGE_MS = 100;
 
 /**
  * The soft limit on open descriptors (RLIMIT_NOFILE) from /proc/self/limits; Node has no
@@ -163,30 +172,53 @@ export function installConnectionGuard(
   const cut = (t: Tracked, reason: CutReason) => {
     report(reason, t.address, t.req?.method ?? null, t.socket.bytesRead);
     forget(t);
-    if (t.res && !t.res.headersSent && t.socket.writable) t.socket.write(SLOW_BODY_ANSWER);
+    // Only a body cut for its slowness is answered: an evicted connection is almost always an
+    // attacker's, and the write was a third of what an eviction cost under a flood.
+    if (reason === 'slow_body' && !t.res!.headersSent && t.socket.writable) {
+      t.socket.write(SLOW_BODY_ANSWER);
+    }
     t.socket.destroy();
   };
 
-  const inSlowBody = (t: Tracked) => t.slow && t.req !== null && !t.req.complete;
-  // Waiting for a request (idle between two, or its headers still arriving) or in a slow body;
-  // not one whose request is being answered.
-  const stalled = (t: Tracked) =>
-    t.req === null || (t.req.complete && t.res!.writableEnded) || inSlowBody(t);
+  // What evicting a connection would cost. BUSY: its request is being answered, or its body
+  // comes at the minimum rate or better (or the service is not reading it): never evicted.
+  // STALLED: idle between requests, its headers not done after a moment (JUDGE_MS), or its body
+  // slower than the minimum rate over the last sweep's period or since. UNJUDGED: too young to
+  // tell (an honest request's headers may be on their way), evicted only when nothing is
+  // stalled, and then the oldest.
+  const verdict = (t: Tracked, at: number): Verdict => {
+    const req = t.req;
+    if (req !== null && req.complete && !t.res!.writableEnded) return 'busy';
+    const young = at - t.sweptAt < JUDGE_MS;
+    if (req === null || req.complete) return young ? 'unjudged' : 'stalled';
+    if (req.readableLength > 0 || req.isPaused()) return 'busy';
+    if (t.slow) return 'stalled';
+    if (young) return 'unjudged';
+    const bytes = t.socket.bytesRead - t.sweptBytes;
+    return bytes * limits.bodyWindowMs < limits.bodyMinBytes * (at - t.sweptAt)
+      ? 'stalled'
+      : 'busy';
+  };
 
-  const oldestStalled = (candidates: Iterable<Tracked>, limit: number) => {
+  // The oldest stalled connection among the first `limit`, else the oldest unjudged one.
+  const pickVictim = (candidates: Iterable<Tracked>, limit: number) => {
+    const at = performance.now();
+    let unjudged: Tracked | null = null;
     let seen = 0;
     for (const t of candidates) {
-      if (stalled(t)) return t;
+      const v = verdict(t, at);
+      if (v === 'stalled') return t;
+      if (v === 'unjudged') unjudged ??= t;
       if (++seen >= limit) break;
     }
-    return null;
+    return unjudged;
   };
 
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
     let mine = byAddress.get(address);
     if (mine && mine.size >= limits.maxConnectionsPerAddress) {
-      const victim = oldestStalled(mine, Infinity);
+      const victim = pickVictim(mine, Infinity);
       if (!victim) {
         report('address_cap_refused', address, null, 0);
         socket.destroy();
@@ -196,7 +228,7 @@ export function installConnectionGuard(
     }
     if (connections.size >= caps.soft) {
       // A bounded look at the front: connections there began their last request longest ago.
-      const victim = oldestStalled(connections.values(), 1024);
+      const victim = pickVictim(connections.values(), 1024);
       if (victim) cut(victim, 'connection_cap');
     }
     const t: Tracked = {
@@ -208,6 +240,8 @@ export function installConnectionGuard(
       markBytes: 0,
       markAt: now,
       sweptBytes: 0,
+      // Exact, unlike the sweep's clock: how long its headers take is judged on it.
+      sweptAt: performance.now(),
       slow: false,
     };
     connections.set(socket, t);
@@ -228,6 +262,8 @@ export function installConnectionGuard(
     t.upload = false;
     t.markBytes = t.sweptBytes = req.socket.bytesRead;
     t.markAt = now;
+    // The exact time, not the sweep's: a body is judged on it at a cap, long before a sweep.
+    t.sweptAt = performance.now();
     t.slow = false;
     // To the back: the connection that began a request last is the least likely stalled.
     connections.delete(req.socket);
@@ -268,18 +304,21 @@ export function installConnectionGuard(
         // The service is not reading (yet), its own backpressure: the client is not to blame
         // for this window.
         t.markBytes = t.sweptBytes = bytes;
-        t.markAt = now;
+        t.markAt = t.sweptAt = now;
         t.slow = false;
         continue;
       }
       if (lateBy > period / 2) {
         t.sweptBytes = bytes;
+        t.sweptAt = now;
         t.markAt += lateBy;
         t.slow = false;
         continue;
       }
-      t.slow = (bytes - t.sweptBytes) * limits.bodyWindowMs < limits.bodyMinBytes * period;
+      t.slow =
+        (bytes - t.sweptBytes) * limits.bodyWindowMs < limits.bodyMinBytes * (now - t.sweptAt);
       t.sweptBytes = bytes;
+      t.sweptAt = now;
       if (now - t.markAt >= limits.bodyWindowMs) {
         if (bytes - t.markBytes < limits.bodyMinBytes) cut(t, 'slow_body');
         else {
@@ -297,12 +336,13 @@ export function installConnectionGuard(
     const type = request.headers['content-type'];
     if (!t || !type || !/^multipart\//i.test(type)) return done();
     t.upload = true;
+    const at = performance.now();
     let inFlight = 0;
     let victim: Tracked | null = null;
     for (const other of byAddress.get(t.address) ?? []) {
       if (other === t || !other.upload || !other.req || other.req.complete) continue;
       inFlight++;
-      if (!victim && inSlowBody(other)) victim = other;
+      if (!victim && verdict(other, at) === 'stalled') victim = other;
     }
     if (inFlight < limits.maxUploadsPerAddress) return done();
     if (victim) {
