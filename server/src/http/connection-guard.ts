@@ -82,10 +82,10 @@ export function descriptorLimit(): number {
  * reserve go to connections: each may hold a second one, the file of an upload.
  */
 export function connectionCaps(configured: number | null, fdLimit = descriptorLimit()) {
+  const room = (n: number) => Math.min(64, Math.max(8, Math.floor(n / 8)));
+  if (configured !== null) return { soft: configured, hard: configured + room(configured) };
   const usable = Math.max(16, Math.floor((fdLimit - RESERVED_DESCRIPTORS) / 2));
-  const soft = configured ?? usable - Math.min(64, Math.max(8, Math.floor(usable / 8)));
-  const headroom = Math.min(64, Math.max(8, Math.floor(soft / 8)));
-  return { soft, hard: soft + headroom };
+  return { soft: usable - room(usable), hard: usable };
 }
 
 // How often the guard looks at every connection: a few times per body window, at most once
@@ -216,7 +216,7 @@ export function installConnectionGuard(
 
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
-    let mine = byAddress.get(address);
+    const mine = byAddress.get(address);
     if (mine && mine.size >= limits.maxConnectionsPerAddress) {
       const victim = pickVictim(mine, Infinity);
       if (!victim) {
@@ -245,8 +245,10 @@ export function installConnectionGuard(
       slow: false,
     };
     connections.set(socket, t);
-    if (!mine) byAddress.set(address, (mine = new Set()));
-    mine.add(t);
+    // Looked up again: a cut above may have emptied the address's set, and forgotten it.
+    const set = byAddress.get(address);
+    if (set) set.add(t);
+    else byAddress.set(address, new Set([t]));
     socket.once('close', onClose);
   });
   server.on('drop', (data?: { remoteAddress?: string }) =>
