@@ -12,8 +12,6 @@ type Tracked = {
   /** The request being received or answered on it, if any. */
   req: IncomingMessage | null;
   res: ServerResponse | null;
-  /** The current request is a multipart upload (set by admitUpload). */
-  upload: boolean;
   /** The current body window: the socket's bytes when it began, and when (the coarse clock). */
   markBytes: number;
   markAt: number;
@@ -28,6 +26,9 @@ type Tracked = {
 };
 
 type Verdict = 'busy' | 'stalled' | 'unjudged';
+
+/** An upload in flight: the request, on its connection. */
+type Upload = { t: Tracked; req: IncomingMessage };
 
 /** Why a connection was cut; the `reason` of its log line. */
 export type CutReason =
@@ -236,7 +237,6 @@ export function installConnectionGuard(
       address,
       req: null,
       res: null,
-      upload: false,
       markBytes: 0,
       markAt: now,
       sweptBytes: 0,
@@ -261,7 +261,6 @@ export function installConnectionGuard(
     if (!t) return;
     t.req = req;
     t.res = res;
-    t.upload = false;
     t.markBytes = t.sweptBytes = req.socket.bytesRead;
     t.markAt = now;
     // The exact time, not the sweep's: a body is judged on it at a cap, long before a sweep.
@@ -317,10 +316,14 @@ export function installConnectionGuard(
         t.slow = false;
         continue;
       }
-      t.slow =
-        (bytes - t.sweptBytes) * limits.bodyWindowMs < limits.bodyMinBytes * (now - t.sweptAt);
-      t.sweptBytes = bytes;
-      t.sweptAt = now;
+      // Judged over JUDGE_MS at least: a request that began just before this sweep is judged at
+      // the next one.
+      const elapsed = now - t.sweptAt;
+      if (elapsed >= JUDGE_MS) {
+        t.slow = (bytes - t.sweptBytes) * limits.bodyWindowMs < limits.bodyMinBytes * elapsed;
+        t.sweptBytes = bytes;
+        t.sweptAt = now;
+      }
       if (now - t.markAt >= limits.bodyWindowMs) {
         if (bytes - t.markBytes < limits.bodyMinBytes) cut(t, 'slow_body');
         else {
@@ -330,35 +333,48 @@ export function installConnectionGuard(
       }
     }
   };
-  const timer = setInterval(sweep, period).unref();
+  const timer = setInterval(() => {
+    sweep();
+    pruneUploads();
+  }, period).unref();
   server.once('close', () => clearInterval(timer));
+
+  // Uploads in flight per client address: the address Fastify gives (request.ip), which behind
+  // a proxy named in TRUST_PROXY is the client's, not the proxy's that every connection shares.
+  const uploads = new Map<string, Upload[]>();
+  const inFlight = (u: Upload) =>
+    u.t.req === u.req && !u.req.complete && connections.get(u.t.socket) === u.t;
+  const pruneUploads = () => {
+    for (const [client, list] of uploads) {
+      const live = list.filter(inFlight);
+      if (live.length > 0) uploads.set(client, live);
+      else uploads.delete(client);
+    }
+  };
 
   const admitUpload: onRequestHookHandler = (request, _reply, done) => {
     const t = connections.get(request.raw.socket);
     const type = request.headers['content-type'];
     if (!t || !type || !/^multipart\//i.test(type)) return done();
-    t.upload = true;
-    const at = performance.now();
-    let inFlight = 0;
-    let victim: Tracked | null = null;
-    for (const other of byAddress.get(t.address) ?? []) {
-      if (other === t || !other.upload || !other.req || other.req.complete) continue;
-      inFlight++;
-      if (!victim && verdict(other, at) === 'stalled') victim = other;
+    const list = (uploads.get(request.ip) ?? []).filter(inFlight);
+    uploads.set(request.ip, list);
+    if (list.length >= limits.maxUploadsPerAddress) {
+      const at = performance.now();
+      const victim = list.findIndex((u) => verdict(u.t, at) === 'stalled');
+      if (victim < 0) {
+        return done(
+          new AppError(
+            'rate_limited',
+            `At most ${limits.maxUploadsPerAddress} uploads at a time from one address.`,
+            { headers: { 'retry-after': '1' } },
+          ),
+        );
+      }
+      cut(list[victim].t, 'upload_cap');
+      list.splice(victim, 1);
     }
-    if (inFlight < limits.maxUploadsPerAddress) return done();
-    if (victim) {
-      cut(victim, 'upload_cap');
-      return done();
-    }
-    t.upload = false;
-    done(
-      new AppError(
-        'rate_limited',
-        `At most ${limits.maxUploadsPerAddress} uploads at a time from one address.`,
-        { headers: { 'retry-after': '1' } },
-      ),
-    );
+    list.push({ t, req: request.raw });
+    done();
   };
 
   return { admitUpload, caps, size: () => connections.size };
