@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { connectionCaps, descriptorLimit } from './connection-guard.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../config.js';
+import { connectionCaps, descriptorLimit, httpServerOptions } from './connection-guard.js';
 
 describe('connection caps', () => {
   it('derives the global cap from the descriptor limit, below it with room for upload files', () => {
@@ -22,5 +26,42 @@ describe('connection caps', () => {
 
   it("reads this process's descriptor limit", () => {
     expect(descriptorLimit()).toBeGreaterThan(0);
+  });
+});
+
+describe('HTTP limits in the configuration', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-guard-'));
+  const load = (env: Record<string, string> = {}) => loadConfig({ DATA_DIR: dataDir, ...env }).http;
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('has defaults a slow but real upload passes and a trickle does not', () => {
+    expect(load()).toEqual({
+      headersTimeoutMs: 15_000,
+      bodyWindowMs: 10_000,
+      bodyMinBytes: 4096,
+      requestTimeoutMs: 1_800_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnectionsPerAddress: 128,
+      maxUploadsPerAddress: 8,
+      maxConnections: null,
+    });
+  });
+
+  it('reads each from the environment and refuses nonsense', () => {
+    expect(load({ HTTP_MAX_CONNECTIONS: '500', HTTP_BODY_MIN_BYTES: '1' })).toMatchObject({
+      maxConnections: 500,
+      bodyMinBytes: 1,
+    });
+    expect(() => load({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/PER_ADDRESS/);
+    expect(() => load({ HTTP_BODY_WINDOW_MS: 'soon' })).toThrow(/HTTP_BODY_WINDOW_MS/);
+  });
+
+  it('gives Node a headers timeout within the request timeout, checked a few times a window', () => {
+    const http = load({ HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' });
+    expect(httpServerOptions(http).http).toEqual({
+      headersTimeout: 30_000,
+      requestTimeout: 30_000,
+      connectionsCheckingInterval: 1000,
+    });
   });
 });

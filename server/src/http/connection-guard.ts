@@ -262,9 +262,9 @@ export function installConnectionGuard(
     t.req = req;
     t.res = res;
     t.markBytes = t.sweptBytes = req.socket.bytesRead;
-    t.markAt = now;
-    // The exact time, not the sweep's: a body is judged on it at a cap, long before a sweep.
-    t.sweptAt = performance.now();
+    // The exact time, not the sweep's: a body is judged on it at a cap, long before a sweep,
+    // and its first window is never shorter than HTTP_BODY_WINDOW_MS.
+    t.markAt = t.sweptAt = performance.now();
     t.slow = false;
     // To the back: the connection that began a request last is the least likely stalled.
     connections.delete(req.socket);
