@@ -21,6 +21,7 @@ import {
   touchApiKey,
 } from './modules/accounts/accounts.repo.js';
 import { handleFrameworkError, registerErrorHandlers } from './http/errors.js';
+import { httpServerOptions, installConnectionGuard } from './http/connection-guard.js';
 import { errorWithoutStack } from './lib/errors.js';
 import { createIdempotency, requestFingerprint } from './http/idempotency.js';
 import { registerInputChecks } from './http/input-checks.js';
@@ -75,6 +76,7 @@ export async function buildApp(options: {
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: config.trustProxy,
+    ...httpServerOptions(config.http),
     frameworkErrors: handleFrameworkError,
     // A failed validation is answered from its issues (error.validation); the Error carrying
     // them keeps Fastify's message but captures no stack, 5–10 µs of every 422.
@@ -83,6 +85,7 @@ export async function buildApp(options: {
         errors.map((e) => `${dataVar}${e.instancePath ?? ''} ${e.message}`).join(', '),
       ),
   }).withTypeProvider<ZodTypeProvider>();
+  const connectionGuard = installConnectionGuard(app.server, config.http, app.log);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -227,6 +230,7 @@ export async function buildApp(options: {
   // pass): only the routes that take uploads live in it. Elsewhere a multipart body is 415.
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: MULTIPART_LIMITS });
+    uploads.addHook('onRequest', connectionGuard.admitUpload);
     registerDocumentRoutes(uploads, deps);
     registerVerifyRoutes(uploads, { ...deps, certificate });
     registerTextTagRoutes(uploads, deps);

@@ -44,6 +44,25 @@ export type Config = {
   mailDailyLimitPerTenant: number;
   /** Signed copies up to this size are attached to the completion e-mail, larger ones linked. */
   mailAttachmentLimitBytes: number;
+  /** Timeouts and connection caps of the HTTP server (http/connection-guard.ts). */
+  http: HttpLimits;
+};
+
+/** How long a client may take and how many connections it may hold (docs/operations.md). */
+export type HttpLimits = {
+  /** From a request's first byte (or the connection's opening) to the end of its headers. */
+  headersTimeoutMs: number;
+  /** A body that delivers fewer than bodyMinBytes in any window of bodyWindowMs is cut. */
+  bodyWindowMs: number;
+  bodyMinBytes: number;
+  /** Ceiling on one whole request, headers and body; 0 for none. */
+  requestTimeoutMs: number;
+  /** Idle time allowed between two requests on one connection. */
+  keepAliveTimeoutMs: number;
+  maxConnectionsPerAddress: number;
+  maxUploadsPerAddress: number;
+  /** Connections past which stalled ones are evicted; null: derived from the descriptor limit. */
+  maxConnections: number | null;
 };
 
 const bool = z
@@ -105,6 +124,19 @@ const envSchema = z.object({
     .default(10 * 1024 * 1024),
   ALLOW_INSECURE_PUBLIC_URL: bool,
   DEV_MAILBOX_PUBLIC: bool,
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  // 4 KiB per 10 s (400 B/s) is far below any real link, even a congested mobile uplink,
+  // and far above a trickle (the report's was 1 byte per 10 s).
+  HTTP_BODY_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
+  HTTP_BODY_MIN_BYTES: z.coerce.number().int().min(1).default(4096),
+  // 50 MiB in 30 minutes is 240 kbit/s: a backstop for a body just over the minimum rate.
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(1_800_000),
+  // Fastify's default: longer than the 60 s idle timeout of common load balancers, so the
+  // balancer, not the service, closes an idle connection and never sends on a closing one.
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(128),
+  HTTP_MAX_UPLOADS_PER_ADDRESS: z.coerce.number().int().positive().default(8),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().optional(),
 });
 
 // proxy-addr's (Fastify's) names for address ranges, or an address with an optional prefix.
@@ -190,6 +222,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devMailboxPublic: e.DEV_MAILBOX_PUBLIC ?? false,
     mailDailyLimitPerTenant: e.MAIL_DAILY_LIMIT_PER_TENANT,
     mailAttachmentLimitBytes: e.MAIL_ATTACHMENT_LIMIT_BYTES,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      bodyWindowMs: e.HTTP_BODY_WINDOW_MS,
+      bodyMinBytes: e.HTTP_BODY_MIN_BYTES,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      maxUploadsPerAddress: e.HTTP_MAX_UPLOADS_PER_ADDRESS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS ?? null,
+    },
   };
 }
 

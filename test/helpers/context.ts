@@ -1,3 +1,4 @@
+import type { FastifyServerOptions } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

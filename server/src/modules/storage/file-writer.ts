@@ -6,6 +6,8 @@ import { Worker } from 'node:worker_threads';
 // with the thread, one being filled); when all are taken, the next batch waits for one.
 const SLOT_BYTES = 256 * 1024;
 const SLOTS = 32;
+// A wait for the source's next chunk longer than this marks it slow (see writeFileDurably).
+const SLOW_SOURCE_MS = 50;
 
 /** What the writer thread is sent about write `id`: a batch, the end, or an abort. */
 type Request = {
@@ -63,8 +65,14 @@ export async function writeFileDurably(
     pending.catch(() => {});
     first = false;
   };
+  // When the source last left us waiting for its next chunk.
+  let waitingSince = performance.now();
   try {
     for await (const chunk of chunks) {
+      // A source that keeps us waiting (a slow client) has its batch handed over at once rather
+      // than when the slot is full: else 32 uploads trickling just above the minimum rate
+      // (http/connection-guard.ts) held every slot for minutes, and every other upload waited.
+      const slowSource = performance.now() - waitingSince > SLOW_SOURCE_MS;
       for (let at = 0; at < chunk.length;) {
         slot ??= await writer.acquire();
         const n = Math.min(chunk.length - at, SLOT_BYTES - filled);
@@ -73,6 +81,8 @@ export async function writeFileDurably(
         at += n;
         if (filled === SLOT_BYTES) await send(false);
       }
+      if (slowSource && filled > 0) await send(false);
+      waitingSince = performance.now();
     }
     await send(true);
     const { size, sha256 } = await pending!;
