@@ -15,6 +15,7 @@ import * as m0012accountRecovery from './migrations/0012-account-recovery.js';
 import * as m0013fieldSets from './migrations/0013-field-sets.js';
 import * as m0014fieldsOnDocuments from './migrations/0014-fields-on-documents.js';
 import * as m0015finishedJobs from './migrations/0015-finished-jobs.js';
+import * as m0018pageSizesError from './migrations/0018-page-sizes-error.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-field-sets': m0013fieldSets,
   '0014-fields-on-documents': m0014fieldsOnDocuments,
   '0015-finished-jobs': m0015finishedJobs,
+  '0018-page-sizes-error': m0018pageSizesError,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
