@@ -1,10 +1,17 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WARM_UP_SEALS, warmUpCounts } from '../../server/src/modules/sealing/seal-worker.js';
+import { loadOrCreateSealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
+import {
+  sealOffThread,
+  WARM_UP_SEALS,
+  warmUpCounts,
+} from '../../server/src/modules/sealing/seal-worker.js';
 import { checkSignaturePixels } from '../../server/src/modules/signing/signature-image.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser, uniqueEmail } from '../helpers/factories.js';
+import { makePdf } from '../helpers/pdf.js';
 import { signingCall, signingTokenFromMailbox } from '../helpers/signing.js';
 import {
   catalogHuntPdf,
@@ -224,4 +231,32 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
       expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     },
   );
+  it('makes the attached seal, drawn marks and all, on the sealing thread', RETRY, async () => {
+    // The fallback of a seal that ran out of time: before, it ran on the event loop and
+    // decoded every drawn mark there (a stored mark with a second, huge IHDR: 14.9 s).
+    const certificate = await loadOrCreateSealCertificate({ dataDir: ctx.config.dataDir });
+    const original = makePdf({ pages: 2 });
+    const mark = doubleIhdrPng(16 * MB);
+    const signature = (n: number) => ({
+      name: `Signee ${n}`,
+      email: `signee${n}@example.com`,
+      signedAt: new Date().toISOString(),
+      image: mark,
+    });
+    const { result, probes } = await probingHealth(ctx, () =>
+      sealOffThread({
+        original,
+        originalSha256: createHash('sha256').update(original).digest('hex'),
+        signatures: [signature(1), signature(2), signature(3)],
+        auditEntries: [],
+        documentName: 'Attached',
+        documentId: '00000000-0000-4000-8000-000000000045',
+        sandbox: true,
+        certificate,
+        attachOnly: 'The document could not be sealed within 120 s.',
+      }),
+    );
+    expect(result.mode).toBe('attached');
+    expectResponsive(probes);
+  });
 });
