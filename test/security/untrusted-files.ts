@@ -4,20 +4,22 @@ import { deflateSync } from 'node:zlib';
 // first (the PDF structural check, the PNG header) and is hostile only to a full parse.
 
 /**
- * A PDF with a plausible trailer (`/Root` named, `startxref` pointing at `xref`) over garbage
- * cross-reference rows, and no catalog: `markers` unterminated `N 0 obj << /A (` objects. The
- * lenient parser falls back to brute-force recovery, which parses every object looking for a
- * catalog, each string running to the end of the file: quadratic (3,000 markers, 56 KB: about
+ * A PDF with a plausible trailer (`/Root` named, `startxref` pointing at its cross-reference
+ * section) and no catalog: `markers` unterminated `N 0 obj << /A (` objects. The section is a
+ * table of garbage rows (the report's file), or a cross-reference stream of garbage (`stream`).
+ * The lenient parser falls back to brute-force recovery, which parses every object looking for
+ * a catalog, each string running to the end of the file: quadratic (3,000 markers, 56 KB: about
  * 4 s; 6,000, 113 KB: about 19 s).
  */
-export function catalogHuntPdf(markers = 3000): Buffer {
+export function catalogHuntPdf(markers = 3000, xref: 'table' | 'stream' = 'table'): Buffer {
   const objects = Array.from({ length: markers }, (_, i) => `${i + 1} 0 obj << /A (\n`).join('');
   const body = `%PDF-1.7\n${objects}`;
-  const rows = 'garbage garbage xx\n'.repeat(20);
-  return Buffer.from(
-    `${body}xref\n0 20\n${rows}trailer\n<< /Size 20 /Root 1 0 R >>\nstartxref\n${body.length}\n%%EOF\n`,
-    'latin1',
-  );
+  const section =
+    xref === 'table'
+      ? `xref\n0 20\n${'garbage garbage xx\n'.repeat(20)}trailer\n<< /Size 20 /Root 1 0 R >>\n`
+      : `${markers + 1} 0 obj\n<< /Type /XRef /Size ${markers + 2} /W [1 4 2] /Root 1 0 R /Length 14 >>\n` +
+        'stream\ngarbage garbag\nendstream\nendobj\n';
+  return Buffer.from(`${body}${section}startxref\n${body.length}\n%%EOF\n`, 'latin1');
 }
 
 /**

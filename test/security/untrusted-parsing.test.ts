@@ -73,17 +73,22 @@ async function probingHealth<T>(
   }
 }
 
-/** Every probe answered within 100 ms (the message says how much of it the event loop computed). */
+/**
+ * Every probe answered within 100 ms. On a machine with more busy threads than cores a probe
+ * can wait for a core however idle the event loop is: one that took longer passes only if this
+ * thread computed at most 20 ms during it (an event loop busy for 100 ms computes 100 ms) and it
+ * still answered within a second. Before issue 45 the attacks' probes took seconds, computing
+ * all of it.
+ */
 function expectResponsive(probes: Probe[]) {
   expect(probes.length).toBeGreaterThan(0);
+  const stalls = probes.filter((p) => p.ms >= 100 && (p.cpuMs > 20 || p.ms >= 1000));
   const worst = probes.reduce((a, b) => (b.ms > a.ms ? b : a));
-  expect(worst.ms, `slowest probe: ${JSON.stringify(worst)}`).toBeLessThan(100);
+  expect(stalls, `slowest probe: ${JSON.stringify(worst)}`).toEqual([]);
 }
 
 const MB = 1024 * 1024;
-// On a machine with more busy threads than cores the probe can wait for a core however idle the
-// event loop is (the message says how much of the slowest probe it computed): a stall of ours
-// fails every try, the machine's now and then.
+// A stall of ours fails every try; the machine's scheduling now and then.
 const RETRY = { retry: 2 };
 
 describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine) => {
@@ -127,22 +132,32 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
   }
 
   it(
-    'reads the pages of a PDF that sends the parser hunting for a catalog off the event loop',
+    'refuses a PDF that sends the parser hunting for a catalog, off the event loop',
     RETRY,
     async () => {
-      const file = catalogHuntPdf(3000);
-      expect(file.length).toBeLessThan(64 * 1024);
-      const { result: res, probes } = await probingHealth(ctx, () =>
+      const table = catalogHuntPdf(3000);
+      const stream = catalogHuntPdf(3000, 'stream');
+      expect(table.length).toBeLessThan(64 * 1024);
+      const upload = (file: Buffer) =>
         quickCreate(ctx, apiKey, {
           tenantId,
           file,
           signees: [{ email: uniqueEmail('hunt'), name: 'Hunt' }],
           extra: { fields: oneField },
-        }),
-      );
-      expect(res.status).toBe(422);
-      expect(res.body.errors[0].path).toBe('file');
-      expect(res.body.detail).toMatch(/pages could not be read/);
+        });
+      const { result, probes } = await probingHealth(ctx, async () => ({
+        table: await upload(table),
+        stream: await upload(stream),
+      }));
+      // Garbage cross-reference rows fail the structural check: the file is opened on the
+      // lenient parser's thread, which cannot open it.
+      expect(result.table.status).toBe(422);
+      expect(result.table.body.type).toMatch(/pdf_unreadable$/);
+      expect(result.table.body.errors[0].path).toBe('file');
+      // A cross-reference stream passes it; its pages are read on their own thread, and cannot be.
+      expect(result.stream.status).toBe(422);
+      expect(result.stream.body.errors[0].path).toBe('file');
+      expect(result.stream.body.detail).toMatch(/pages could not be read/);
       expectResponsive(probes);
     },
   );
@@ -152,7 +167,7 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
     RETRY,
     async () => {
       const email = uniqueEmail('viewer');
-      const id = await sentTo(catalogHuntPdf(3000), [{ email, name: 'Vi Ewer' }]);
+      const id = await sentTo(catalogHuntPdf(3000, 'stream'), [{ email, name: 'Vi Ewer' }]);
       const token = await signingTokenFromMailbox(ctx, email);
       const { result: views, probes } = await probingHealth(ctx, async () => {
         const took: number[] = [];
@@ -204,7 +219,7 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
     RETRY,
     async () => {
       const email = uniqueEmail('ihdr');
-      await sentTo(catalogHuntPdf(10), [{ email, name: 'Double Header' }]);
+      await sentTo(makePdf(), [{ email, name: 'Double Header' }]);
       const token = await signingTokenFromMailbox(ctx, email);
       // Made before the probes start: compressing them takes the test's own event loop a while.
       const twice = pngDataUrl(doubleIhdrPng());
