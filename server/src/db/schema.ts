@@ -232,6 +232,8 @@ export type DocumentsTable = {
   seal_mode: string | null;
   /** JSON [{width, height}]: each page as displayed; null until first read. */
   page_sizes: string | null;
+  /** Why the pages could not be read (the 422's detail), once a read failed; else null. */
+  page_sizes_error: string | null;
   /** What `q` searches (documents/search-text.ts): name, signees' names and e-mails. */
   search_text: string;
   created_at: string;

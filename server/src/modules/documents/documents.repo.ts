@@ -38,6 +38,7 @@ export const DOCUMENT_COLUMNS = [
   'sealed_file',
   'seal_mode',
   'page_sizes',
+  'page_sizes_error',
   'search_text',
   'created_at',
   'updated_at',

@@ -173,6 +173,7 @@ export async function createDocument(
       sealed_file: null,
       seal_mode: null,
       page_sizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
+      page_sizes_error: null,
       search_text: searchTextOf(name, input.signees),
       created_at: now,
       updated_at: now,

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { describeNotPdf } from './pdf-check.js';
+import type { Storage } from '../storage/storage.js';
+import { describeNotPdf, inspectPdf } from './pdf-check.js';
 
 const bytes = (hex: string, pad = 64) =>
   Buffer.concat([Buffer.from(hex, 'hex'), Buffer.alloc(pad)]);
@@ -35,5 +36,29 @@ describe('describeNotPdf', () => {
   it('says when it cannot tell', async () => {
     const noise = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 73 + 11) % 256));
     expect(await describeNotPdf(noise, noise.length)).toMatch(/^data of an unknown kind/);
+  });
+});
+
+describe('inspectPdf', () => {
+  const pdf = (rows: string) => {
+    const body = '%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n';
+    return Buffer.from(
+      `${body}xref\n0 2\n${rows}trailer\n<< /Size 2 /Root 1 0 R >>\nstartxref\n${body.length}\n%%EOF\n`,
+      'latin1',
+    );
+  };
+  const inspect = (file: Buffer) =>
+    inspectPdf(
+      {
+        readRange: async (_: string, start: number, end: number) => file.subarray(start, end + 1),
+      } as unknown as Storage,
+      'key',
+      file.length,
+    );
+
+  it('vouches for a table of well-formed rows, and not for garbage rows', async () => {
+    expect(await inspect(pdf('0000000000 65535 f \n0000000009 00000 n \n'))).toBe('pdf');
+    expect(await inspect(pdf('garbage garbage xx\ngarbage garbage xx\n'))).toBe('open_to_check');
+    expect(await inspect(pdf('0000000000 65535 f \n'))).toBe('open_to_check');
   });
 });

@@ -4,6 +4,12 @@ import { AppError } from '../../lib/errors.js';
 /** What the lenient parser made of a file that failed the structural check. */
 export type PdfOpening = { ok: true } | { ok: false; needsPassword: boolean; reason: string };
 
+/**
+ * What opening one file may decompress (bounded-inflate.ts): its object and cross-reference
+ * streams, never its content, a few MB for the largest honest file.
+ */
+export const OPEN_INFLATE_BYTES = 32 * 1024 * 1024;
+
 // Created on first use; unref'd, so it never keeps the process alive.
 let worker: ReturnType<typeof createBoundedWorker<{ bytes: Uint8Array }, PdfOpening>> | undefined;
 

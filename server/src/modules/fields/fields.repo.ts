@@ -148,3 +148,12 @@ export async function savePageSizes(
     .where('id', '=', documentId)
     .execute();
 }
+
+/** Stores why a document's pages could not be read (the 422's detail): never read again. */
+export async function savePageSizesError(db: DbOrTrx, documentId: string, detail: string) {
+  await db
+    .updateTable('documents')
+    .set({ page_sizes_error: detail })
+    .where('id', '=', documentId)
+    .execute();
+}

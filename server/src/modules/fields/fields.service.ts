@@ -18,7 +18,7 @@ import {
   quickCreateFieldSchema,
   type FieldDraft,
 } from './fields.schemas.js';
-import { readPageSizes } from './page-sizes.js';
+import { isUnreadablePages, readPageSizes, unreadablePages } from './page-sizes.js';
 
 /** What the field services need. */
 export type FieldDeps = { db: Db; storage: Storage };
@@ -103,15 +103,43 @@ export function parseFieldsPart(
   return { fields: parsed.data, errors };
 }
 
-/** The pages of a document as displayed: stored once read, else read from its file. */
+// Reads under way, by document: views of one link at once wait for the one read.
+const reading = new Map<string, Promise<PageSize[]>>();
+
+/**
+ * The pages of a document as displayed: read once from its file (on a bounded thread), then
+ * stored, and so is a failure to read them (the same 422 again, without reading the file).
+ */
 export async function documentPageSizes(
   deps: FieldDeps,
   document: documentsRepo.DocumentRow,
 ): Promise<PageSize[]> {
   if (document.page_sizes) return JSON.parse(document.page_sizes) as PageSize[];
-  const pages = await readPageSizes(await readAll(deps.storage, document.file));
-  await repo.savePageSizes(deps.db.kysely, document.id, pages);
-  return pages;
+  if (document.page_sizes_error) throw unreadablePages(document.page_sizes_error);
+  let pending = reading.get(document.id);
+  if (!pending) {
+    pending = readAndStorePageSizes(deps, document).finally(() => reading.delete(document.id));
+    reading.set(document.id, pending);
+  }
+  return pending;
+}
+
+async function readAndStorePageSizes(
+  deps: FieldDeps,
+  document: documentsRepo.DocumentRow,
+): Promise<PageSize[]> {
+  try {
+    const pages = await readPageSizes(
+      await readAll(deps.storage, document.file),
+      document.original_sha256,
+    );
+    await repo.savePageSizes(deps.db.kysely, document.id, pages);
+    return pages;
+  } catch (err) {
+    if (isUnreadablePages(err))
+      await repo.savePageSizesError(deps.db.kysely, document.id, err.message);
+    throw err;
+  }
 }
 
 /** A document's fields, for a caller who may read it. */

@@ -2,6 +2,9 @@
 // createBoundedWorker gives the thread.
 import { parentPort } from 'node:worker_threads';
 import { importBeside } from '../../lib/worker-import.mjs';
+import { lowerThreadPriority } from '../../lib/worker-priority.mjs';
+
+lowerThreadPriority();
 
 const { scanTextTags } = await importBeside('./text-tags', import.meta.url);
 

@@ -14,9 +14,12 @@ const SEAL_HEAP_MB = 1536;
  */
 export const WARM_UP_SEALS = 40;
 
-/** What the sealing thread seals: the original's bytes, or the file it reads them from. */
+/**
+ * What the sealing thread seals: the original's bytes, or the file it reads them from; with
+ * `attachOnly`, without reading the original (attached unchanged, for that reason).
+ */
 export type SealJobInput = Omit<SealPdfInput, 'original'> &
-  ({ original: Uint8Array } | { originalPath: string });
+  ({ original: Uint8Array } | { originalPath: string }) & { attachOnly?: string };
 type WarmUp = { warmUp: { certificate: SealCertificate; sandbox: boolean } };
 let worker:
   | ReturnType<typeof createBoundedWorker<SealJobInput | WarmUp, Sealed | { seals: number }>>

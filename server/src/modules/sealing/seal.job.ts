@@ -11,7 +11,7 @@ import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { SEAL_JOB, type SealField, type SealPdfInput } from './seal-types.js';
-import { sealOffThread } from './seal-worker.js';
+import { sealOffThread, type SealJobInput } from './seal-worker.js';
 import { AppError } from '../../lib/errors.js';
 import { listFields } from '../fields/fields.repo.js';
 
@@ -78,16 +78,21 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     certificate,
     tsaUrl: deps.tsaUrl ?? undefined,
   };
-  const sealed = await sealOffThread(
-    originalPath ? { ...input, originalPath } : { ...input, original: original! },
-  ).catch(async (err: unknown) => {
+  const job: SealJobInput = originalPath
+    ? { ...input, originalPath }
+    : { ...input, original: original! };
+  const sealed = await sealOffThread(job).catch(async (err: unknown) => {
     // Out of time or memory on the sealing thread (a hostile or pathological original): seal
-    // without reading it, the original attached unchanged, rather than retry it for ever.
+    // without reading it, the original attached unchanged, rather than retry it for ever. On
+    // the sealing thread too: the fallback still decodes each drawn mark.
     if (!(err instanceof AppError)) throw err;
-    // Loaded on first use: the PDF library is the largest module and only sealing needs it.
-    const { sealPdf } = await import('./seal-pdf.js');
-    const bytes = original ?? (await readAll(deps.storage, document.file));
-    return sealPdf({ ...input, original: bytes }, { attachOnly: err.message });
+    const attached = { ...job, attachOnly: err.message };
+    return sealOffThread(attached).catch((again: unknown) => {
+      // Then what held the thread was no original but the marks (drawn before their image
+      // data was checked): each signee's typed name instead.
+      if (!(again instanceof AppError)) throw again;
+      return sealOffThread(withoutDrawnMarks(attached));
+    });
   });
   if (sealed.mode === 'attached') {
     deps.logger.warn(
@@ -185,6 +190,20 @@ async function sealFields(
       };
     }),
   );
+}
+
+// A seal's input with every drawn mark replaced by bytes that are no PNG: each is drawn as its
+// typed form, and the signature page says the drawn image could not be read.
+const UNREAD_MARK = new Uint8Array(1);
+function withoutDrawnMarks(job: SealJobInput): SealJobInput {
+  const unread = (image?: Uint8Array) => (image ? UNREAD_MARK : undefined);
+  return {
+    ...job,
+    signatures: job.signatures.map((s) => ({ ...s, image: unread(s.image) })),
+    fields: job.fields?.map((f) =>
+      f.mark ? { ...f, mark: { ...f.mark, image: unread(f.mark.image) } } : f,
+    ),
+  };
 }
 
 // The certificate page names people, not internal ids.

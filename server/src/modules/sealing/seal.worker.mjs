@@ -1,6 +1,7 @@
 // Runs sealPdf (seal-pdf.ts) off the event loop, with the memory limit and deadline
 // createBoundedWorker gives the thread (seal-worker.ts). A `{warmUp}` message seals a document
-// of our own and throws it away (seal-warmup.ts), answering how many the thread has sealed.
+// of our own and throws it away (seal-warmup.ts), answering how many the thread has sealed. An
+// `attachOnly` reason seals without reading the original (seal.job.ts's fallback).
 import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { importBeside } from '../../lib/worker-import.mjs';
@@ -18,7 +19,7 @@ parentPort.on('message', async (input) => {
       return;
     }
     if (input.originalPath) input.original = readFileSync(input.originalPath);
-    const sealed = await sealPdf(input);
+    const sealed = await sealPdf(input, { attachOnly: input.attachOnly });
     seals++;
     parentPort.postMessage({ result: sealed }, [sealed.bytes.buffer]);
   } catch (err) {

@@ -14,7 +14,7 @@ import {
   signingViewResponse,
   tokenParams,
 } from './signing.schemas.js';
-import { checkSignaturePng } from './signature-image.js';
+import { checkSignaturePixels, checkSignaturePng } from './signature-image.js';
 import * as signing from './signing.service.js';
 import { presentField } from '../fields/fields.service.js';
 
@@ -45,14 +45,15 @@ function present(r: {
   };
 }
 
-// A typed mark as given, a drawn one decoded and its PNG header checked (422 naming it).
-function adoptedMark(
+// A typed mark as given; a drawn one decoded, its PNG chunks checked here and its image data's
+// inflated size on a bounded thread (422 naming it).
+async function adoptedMark(
   mark: { type: 'typed'; text: string } | { type: 'drawn'; image: string },
   name: 'signature' | 'initials',
-): signing.SignatureInput {
+): Promise<signing.SignatureInput> {
   if (mark.type === 'typed') return { type: 'typed', text: mark.text };
   const image = Buffer.from(mark.image.slice(mark.image.indexOf(',') + 1), 'base64');
-  const problem = checkSignaturePng(image);
+  const problem = checkSignaturePng(image) ?? (await checkSignaturePixels(image));
   if (problem) {
     throw new AppError('validation_failed', `The drawn ${name} ${problem}.`, {
       errors: [{ path: `body.${name}.image`, message: problem }],
@@ -175,8 +176,8 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
       return present(
         await signing.signDocument(d, {
           token: request.params.token,
-          signature: adoptedMark(request.body.signature, 'signature'),
-          initials: initials && adoptedMark(initials, 'initials'),
+          signature: await adoptedMark(request.body.signature, 'signature'),
+          initials: initials && (await adoptedMark(initials, 'initials')),
           fields: request.body.fields,
           origin: originOf(request),
         }),
