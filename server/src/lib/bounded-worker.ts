@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type Transferable } from 'node:worker_threads';
 import { AppError } from './errors.js';
 
 /** What a bounded worker is told: its script, its limits, and how a breach reads. */
@@ -7,30 +7,59 @@ export type BoundedWorkerOptions = {
   script: URL;
   /** The thread's heap limit. */
   heapMb: number;
-  /** How long one job may take before the thread is ended. */
+  /** How long one job may take before the thread is ended (a job may ask for less or more). */
   deadlineMs: number;
   /** The 422 detail of a job that ran out of time or memory, e.g. "The file could not be verified". */
   failure: string;
+  /** Threads running jobs side by side, each with the heap limit; 1 unless said. */
+  threads?: number;
+};
+
+/** How one job runs: its own deadline, and a signal that withdraws it. */
+export type RunOptions = {
+  /** This job's deadline instead of the worker's. */
+  deadlineMs?: number;
+  /**
+   * Withdraws the job (its client went away): a waiting job leaves the queue, a running one
+   * ends its thread, which is replaced for the next job. Either way run() rejects with an
+   * Error named AbortError.
+   */
+  signal?: AbortSignal;
+  /** Buffers moved to the thread instead of copied (the caller must not read them after). */
+  transfer?: Transferable[];
 };
 
 type Job<Req, Res> = {
   message: Req;
+  options: RunOptions;
   resolve: (result: Res) => void;
   reject: (err: unknown) => void;
+  /** Ends the job where it is: called on abort. */
+  cancel: () => void;
 };
 
+type Slot = { worker: Worker | null; busy: boolean };
+
+function abortError(): Error {
+  const err = new Error('The job was withdrawn: its client went away.');
+  err.name = 'AbortError';
+  return err;
+}
+
 /**
- * One thread, kept warm, doing one job at a time (the others wait their turn): hostile input
- * costs that thread, never the event loop. A job that takes longer than the deadline or more
- * memory than the heap limit ends the thread (a new one starts for the next job) and answers
- * 422 on `file`; an error the script reports rejects with its message, and so does a thread
- * that ends for any other reason (then a plain Error: a 500, or a retried job).
+ * A few threads (one unless `threads` says more), kept warm, each doing one job at a time; the
+ * other jobs wait their turn in arrival order: hostile input costs a thread, never the event
+ * loop. A job that takes longer than its deadline or more memory than the heap limit ends its
+ * thread (a new one starts for the next job) and answers 422 on `file`; an error the script
+ * reports rejects with its message, and so does a thread that ends for any other reason (then a
+ * plain Error: a 500, or a retried job). A job whose signal aborts is withdrawn.
  */
 export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
-  let worker: Worker | null = null;
+  const slots: Slot[] = Array.from({ length: Math.max(1, options.threads ?? 1) }, () => ({
+    worker: null,
+    busy: false,
+  }));
   const queue: Job<Req, Res>[] = [];
-  let busy = false;
-
   let started = 0;
 
   function start(): Worker {
@@ -43,10 +72,18 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   }
 
   function next() {
-    const job = queue.shift();
-    if (!job) return;
-    busy = true;
-    const w = (worker ??= start());
+    for (const slot of slots) {
+      if (slot.busy) continue;
+      const job = queue.shift();
+      if (!job) return;
+      runOn(slot, job);
+    }
+  }
+
+  function runOn(slot: Slot, job: Job<Req, Res>) {
+    slot.busy = true;
+    const w = (slot.worker ??= start());
+    const deadlineMs = job.options.deadlineMs ?? options.deadlineMs;
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -55,13 +92,16 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
       w.off('message', onMessage);
       w.off('error', onFailure);
       w.off('exit', onFailure);
-      busy = false;
+      slot.busy = false;
       fn();
       next();
     };
-    const fail = (detail: string) => {
-      worker = null;
+    const end = () => {
+      if (slot.worker === w) slot.worker = null;
       void w.terminate();
+    };
+    const fail = (detail: string) => {
+      end();
       finish(() =>
         job.reject(
           new AppError('validation_failed', detail, {
@@ -71,8 +111,8 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
       );
     };
     const timer = setTimeout(
-      () => fail(`${options.failure} within ${options.deadlineMs / 1000} s.`),
-      options.deadlineMs,
+      () => fail(`${options.failure} within ${deadlineMs / 1000} s.`),
+      deadlineMs,
     );
     const onMessage = (answer: { result?: Res; error?: string }) =>
       finish(() =>
@@ -86,33 +126,66 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
       if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
         return fail(`${options.failure} within the memory allowed.`);
       }
-      worker = null;
-      void w.terminate();
+      end();
       const reason = err instanceof Error ? err.message : `it exited with code ${String(err)}`;
       finish(() =>
         job.reject(new Error(`${options.failure}: its worker thread stopped: ${reason}`)),
       );
     };
+    // A running job cannot be interrupted inside the thread: the thread goes with it.
+    job.cancel = () => {
+      end();
+      finish(() => job.reject(abortError()));
+    };
     w.on('message', onMessage);
     w.once('error', onFailure);
     w.once('exit', onFailure);
-    w.postMessage(job.message);
+    w.postMessage(job.message, job.options.transfer);
   }
 
   return {
-    /** Runs one job on the thread. */
-    run(message: Req): Promise<Res> {
+    /** Runs one job on a free thread, or when one is free. */
+    run(message: Req, runOptions: RunOptions = {}): Promise<Res> {
       return new Promise((resolve, reject) => {
-        queue.push({ message, resolve, reject });
-        if (!busy) next();
+        const { signal } = runOptions;
+        if (signal?.aborted) return reject(abortError());
+        const onAbort = () => job.cancel();
+        const job: Job<Req, Res> = {
+          message,
+          options: runOptions,
+          resolve: (result) => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve(result);
+          },
+          reject: (err) => {
+            signal?.removeEventListener('abort', onAbort);
+            reject(err);
+          },
+          // Until it starts, withdrawing a job takes it out of the queue.
+          cancel: () => {
+            const at = queue.indexOf(job);
+            if (at !== -1) queue.splice(at, 1);
+            job.reject(abortError());
+          },
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        queue.push(job);
+        next();
       });
     },
-    /** Which thread is running: 1 for the first started, 2 after it was replaced…; 0 when none is. */
-    thread: () => (worker ? started : 0),
-    /** Ends the thread. */
+    /** Jobs waiting for a thread. */
+    waiting: () => queue.length,
+    /** Jobs running on a thread. */
+    running: () => slots.filter((s) => s.busy).length,
+    /**
+     * Which thread is running: 1 for the first started, 2 after it was replaced…; 0 when none
+     * is. With several threads, the one started last.
+     */
+    thread: () => (slots.some((s) => s.worker) ? started : 0),
+    /** Ends the threads. */
     async close() {
-      await worker?.terminate();
-      worker = null;
+      await Promise.all(slots.map((s) => s.worker?.terminate()));
+      for (const s of slots) s.worker = null;
     },
   };
 }
