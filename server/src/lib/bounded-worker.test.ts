@@ -46,6 +46,7 @@ describe('createBoundedWorker with several threads', () => {
     deadlineMs: 5000,
     failure: 'The file could not be read',
     threads: 2,
+    spare: true,
   });
   afterAll(() => pool.close());
 
@@ -83,9 +84,12 @@ describe('createBoundedWorker with several threads', () => {
     const started = performance.now();
     const stopped = pool.run('slow', { signal: controller.signal }).catch((e: unknown) => e);
     setTimeout(() => controller.abort(), 200);
+    const before = pool.thread();
     expect(((await stopped) as Error).name).toBe('AbortError');
     expect(performance.now() - started).toBeLessThan(1000);
     expect(pool.running()).toBe(0);
+    // The spare took its place and a new spare was started at once, not with the next job.
+    expect(pool.thread()).toBe(before + 1);
     expect(await pool.run('ok')).toBe('done');
     // An already aborted signal never reaches a thread.
     const err = await pool.run('ok', { signal: AbortSignal.abort() }).catch((e: unknown) => e);

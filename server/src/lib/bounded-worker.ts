@@ -13,6 +13,13 @@ export type BoundedWorkerOptions = {
   failure: string;
   /** Threads running jobs side by side, each with the heap limit; 1 unless said. */
   threads?: number;
+  /**
+   * Keep one spare thread started beside the others (from the first job on): a thread ended
+   * for its input (deadline, memory, withdrawal) is replaced by it at once, and a new spare
+   * starts, so the next job does not wait for a thread to load. Else a thread starts with the
+   * next job.
+   */
+  spare?: boolean;
 };
 
 /** How one job runs: its own deadline, and a signal that withdraws it. */
@@ -50,9 +57,10 @@ function abortError(): Error {
  * A few threads (one unless `threads` says more), kept warm, each doing one job at a time; the
  * other jobs wait their turn in arrival order: hostile input costs a thread, never the event
  * loop. A job that takes longer than its deadline or more memory than the heap limit ends its
- * thread (a new one starts for the next job) and answers 422 on `file`; an error the script
+ * thread (a new one starts for the next job, or the spare takes its place) and answers 422 on `file`; an error the script
  * reports rejects with its message, and so does a thread that ends for any other reason (then a
- * plain Error: a 500, or a retried job). A job whose signal aborts is withdrawn.
+ * plain Error: a 500, or a retried job). A job whose signal aborts is withdrawn. With `spare`,
+ * an ended thread's place is taken at once by a spare started beforehand.
  */
 export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   const slots: Slot[] = Array.from({ length: Math.max(1, options.threads ?? 1) }, () => ({
@@ -61,6 +69,10 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   }));
   const queue: Job<Req, Res>[] = [];
   let started = 0;
+  let closed = false;
+
+  // The spare thread (options.spare), loaded and idle.
+  let spare: Worker | null = null;
 
   function start(): Worker {
     started++;
@@ -68,7 +80,24 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
     w.unref();
+    // A thread that ends between jobs (one that fails to load) is dropped; the next job starts
+    // another and hears why if it fails again.
+    w.on('error', () => {});
+    w.once('exit', () => {
+      if (spare === w) spare = null;
+      for (const slot of slots) if (slot.worker === w) slot.worker = null;
+    });
     return w;
+  }
+  function startSpare() {
+    if (options.spare && !closed && !spare) spare = start();
+  }
+  // A slot's thread was ended for its input: the spare takes its place, and a new spare starts.
+  function replace(slot: Slot) {
+    if (!spare) return;
+    slot.worker = spare;
+    spare = null;
+    startSpare();
   }
 
   function next() {
@@ -83,6 +112,7 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   function runOn(slot: Slot, job: Job<Req, Res>) {
     slot.busy = true;
     const w = (slot.worker ??= start());
+    startSpare();
     const deadlineMs = job.options.deadlineMs ?? options.deadlineMs;
     let settled = false;
     const finish = (fn: () => void) => {
@@ -96,12 +126,15 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
       fn();
       next();
     };
-    const end = () => {
-      if (slot.worker === w) slot.worker = null;
+    const end = (forInput = false) => {
       void w.terminate();
+      if (slot.worker !== w) return;
+      slot.worker = null;
+      if (forInput) replace(slot);
     };
+    // The input's doing: the spare, if kept, takes the thread's place at once.
     const fail = (detail: string) => {
-      end();
+      end(true);
       finish(() =>
         job.reject(
           new AppError('validation_failed', detail, {
@@ -134,7 +167,7 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
     };
     // A running job cannot be interrupted inside the thread: the thread goes with it.
     job.cancel = () => {
-      end();
+      end(true);
       finish(() => job.reject(abortError()));
     };
     w.on('message', onMessage);
@@ -184,8 +217,10 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
     thread: () => (slots.some((s) => s.worker) ? started : 0),
     /** Ends the threads. */
     async close() {
-      await Promise.all(slots.map((s) => s.worker?.terminate()));
+      closed = true;
+      await Promise.all([...slots.map((s) => s.worker?.terminate()), spare?.terminate()]);
       for (const s of slots) s.worker = null;
+      spare = null;
     },
   };
 }
