@@ -96,3 +96,21 @@ describe('createBoundedWorker with several threads', () => {
     expect((err as Error).name).toBe('AbortError');
   });
 });
+
+describe('createBoundedWorker whose script announces it has loaded', () => {
+  const slowToLoad = createBoundedWorker<string, string>({
+    script: new URL('../../../test/fixtures/bounded-worker-slow-load.mjs', import.meta.url),
+    heapMb: 32,
+    deadlineMs: 500,
+    failure: 'The file could not be read',
+    announcesReady: true,
+  });
+  afterAll(() => slowToLoad.close());
+
+  it('starts a job’s deadline when its thread is ready, not while it loads', async () => {
+    const started = performance.now();
+    expect(await slowToLoad.run('ok')).toBe('done');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    expect(await slowToLoad.run('ok')).toBe('done');
+  });
+});

@@ -20,7 +20,15 @@ export type BoundedWorkerOptions = {
    * next job.
    */
   spare?: boolean;
+  /**
+   * The script posts `{ ready: true }` once it has loaded: a job's deadline then starts when its
+   * thread is ready, not while it is still loading its modules (seconds on a busy machine).
+   */
+  announcesReady?: boolean;
 };
+
+/** How long a thread that announces readiness may take to load before its job fails. */
+const LOAD_LIMIT_MS = 60_000;
 
 /** How one job runs: its own deadline, and a signal that withdraws it. */
 export type RunOptions = {
@@ -73,6 +81,8 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
 
   // The spare thread (options.spare), loaded and idle.
   let spare: Worker | null = null;
+  // Threads that said they have loaded (options.announcesReady).
+  const ready = new WeakSet<Worker>();
 
   function start(): Worker {
     started++;
@@ -83,6 +93,12 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
     // A thread that ends between jobs (one that fails to load) is dropped; the next job starts
     // another and hears why if it fails again.
     w.on('error', () => {});
+    const onReady = (message: unknown) => {
+      if ((message as { ready?: unknown } | null)?.ready !== true) return;
+      ready.add(w);
+      w.off('message', onReady);
+    };
+    if (options.announcesReady) w.on('message', onReady);
     w.once('exit', () => {
       if (spare === w) spare = null;
       for (const slot of slots) if (slot.worker === w) slot.worker = null;
@@ -100,12 +116,16 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
     startSpare();
   }
 
+  // A free slot whose thread has loaded first, when threads say so: a job sent to one still
+  // loading would wait for it.
+  const loaded = (slot: Slot) =>
+    !options.announcesReady || (!!slot.worker && ready.has(slot.worker));
   function next() {
-    for (const slot of slots) {
-      if (slot.busy) continue;
-      const job = queue.shift();
-      if (!job) return;
-      runOn(slot, job);
+    while (queue.length > 0) {
+      const free = slots.filter((slot) => !slot.busy);
+      const slot = free.find(loaded) ?? free[0];
+      if (!slot) return;
+      runOn(slot, queue.shift()!);
     }
   }
 
@@ -143,16 +163,30 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
         ),
       );
     };
-    const timer = setTimeout(
-      () => fail(`${options.failure} within ${deadlineMs / 1000} s.`),
-      deadlineMs,
-    );
-    const onMessage = (answer: { result?: Res; error?: string }) =>
+    let timer: NodeJS.Timeout | undefined;
+    const startDeadline = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => fail(`${options.failure} within ${deadlineMs / 1000} s.`),
+        deadlineMs,
+      );
+    };
+    if (!options.announcesReady || ready.has(w)) startDeadline();
+    else {
+      // Its thread is loading: the deadline starts when it is ready.
+      timer = setTimeout(
+        () => onFailure(new Error(`it did not load within ${LOAD_LIMIT_MS / 1000} s`)),
+        LOAD_LIMIT_MS,
+      );
+    }
+    const onMessage = (answer: { result?: Res; error?: string; ready?: true }) => {
+      if (answer.ready === true) return startDeadline();
       finish(() =>
         'result' in answer
           ? job.resolve(answer.result as Res)
           : job.reject(new Error(answer.error)),
       );
+    };
     // Out of memory is the input's doing: a 422 like the deadline. Any other end of the
     // thread (a script that fails to load, an uncaught exception) is ours, and an error.
     const onFailure = (err: unknown) => {

@@ -25,6 +25,7 @@ export function createVerifyWorker() {
     failure: 'The file could not be verified',
     threads: VERIFY_THREADS,
     spare: true,
+    announcesReady: true,
   });
   return {
     /**

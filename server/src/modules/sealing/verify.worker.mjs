@@ -15,6 +15,8 @@ try {
 }
 
 const { verifyPdfFile } = await importBeside('./verify-pdf', import.meta.url);
+// Loaded: the pool starts a job's deadline from here (announcesReady).
+parentPort.postMessage({ ready: true });
 
 parentPort.on('message', async ({ bytes, options }) => {
   try {
