@@ -33,6 +33,8 @@ const verifyResponse = z.object({
 
 /** Verifications that may wait for a thread beyond those running. */
 export const VERIFY_WAITING = 4;
+/** How long an admitted request may take to upload its file before its connection is cut. */
+export const VERIFY_UPLOAD_MS = 60_000;
 
 /** POST /api/verify: is this PDF a document sealed by this service, untouched since? */
 export function registerVerifyRoutes(
@@ -82,7 +84,12 @@ export function registerVerifyRoutes(
     admitted.set(request, { deadlineMs, signal: controller.signal });
     // 'close' follows the answer, or comes first when the client hangs up: then its job leaves
     // the queue or its thread is ended, and the slot is free either way.
+    // A stalled upload would keep its place for ever (Fastify sets no request timeout).
+    const stalled = setTimeout(() => {
+      if (!request.raw.readableEnded) request.raw.socket?.destroy();
+    }, VERIFY_UPLOAD_MS).unref();
     reply.raw.once('close', () => {
+      clearTimeout(stalled);
       release();
       if (!reply.raw.writableFinished) controller.abort();
     });
