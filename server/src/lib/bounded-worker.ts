@@ -65,10 +65,10 @@ function abortError(): Error {
  * A few threads (one unless `threads` says more), kept warm, each doing one job at a time; the
  * other jobs wait their turn in arrival order: hostile input costs a thread, never the event
  * loop. A job that takes longer than its deadline or more memory than the heap limit ends its
- * thread (a new one starts for the next job, or the spare takes its place) and answers 422 on `file`; an error the script
- * reports rejects with its message, and so does a thread that ends for any other reason (then a
- * plain Error: a 500, or a retried job). A job whose signal aborts is withdrawn. With `spare`,
- * an ended thread's place is taken at once by a spare started beforehand.
+ * thread (a new one starts for the next job, or the spare takes its place) and answers 422 on
+ * `file`; an error the script reports rejects with its message, and so does a thread that ends
+ * for any other reason (then a plain Error: a 500, or a retried job). A job whose signal aborts
+ * is withdrawn.
  */
 export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
   const slots: Slot[] = Array.from({ length: Math.max(1, options.threads ?? 1) }, () => ({

@@ -82,12 +82,12 @@ export function registerVerifyRoutes(
     }
     const controller = new AbortController();
     admitted.set(request, { deadlineMs, signal: controller.signal });
-    // 'close' follows the answer, or comes first when the client hangs up: then its job leaves
-    // the queue or its thread is ended, and the slot is free either way.
     // A stalled upload would keep its place for ever (Fastify sets no request timeout).
     const stalled = setTimeout(() => {
       if (!request.raw.readableEnded) request.raw.socket?.destroy();
     }, VERIFY_UPLOAD_MS).unref();
+    // 'close' follows the answer, or comes first when the client hangs up: then its job leaves
+    // the queue or its thread is ended, and the slot is free either way.
     reply.raw.once('close', () => {
       clearTimeout(stalled);
       release();
