@@ -732,7 +732,7 @@ export interface paths {
         put?: never;
         /**
          * Check whether a PDF was sealed here and is unaltered
-         * @description Multipart part `file`: a PDF. Public: anyone holding a PDF may check it.
+         * @description Multipart part `file`: a PDF. Public: anyone holding a PDF may check it. One verification at a time per client address (a second one while the first is uploading, waiting or running answers 429 with Retry-After), at most 6 in all (beyond them 429). A check stops after 5 s, or 10 s with a valid `X-Api-Key` or session (then 422).
          */
         post: operations["verifyPdf"];
         delete?: never;

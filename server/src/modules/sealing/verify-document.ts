@@ -13,15 +13,25 @@ export async function verifyDocument(
   deps: {
     db: Db | null;
     certificate: () => Promise<SealCertificate>;
-    /** Where the file's signatures are checked: a worker thread for the HTTP route. */
-    check?: (bytes: Uint8Array, options: VerifyOptions) => Promise<VerifyResult>;
+    /**
+     * Where the file's signatures are checked: a worker thread for the HTTP route, which may
+     * take the bytes, and then answers their SHA-256 too.
+     */
+    check?: (
+      bytes: Uint8Array,
+      options: VerifyOptions,
+    ) => Promise<VerifyResult & { sha256?: string }>;
   },
   bytes: Uint8Array,
 ) {
   const certificate = await deps.certificate();
   const options = { certificateFingerprints: [certificate.fingerprint] };
-  const result = await (deps.check ?? verifyPdfFile)(bytes, options);
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  const result: VerifyResult & { sha256?: string } = await (deps.check ?? verifyPdfFile)(
+    bytes,
+    options,
+  );
+  // A thread that took the bytes hashed them there.
+  const hash = result.sha256 ?? createHash('sha256').update(bytes).digest('hex');
   const knownId = deps.db ? await findSignedDocumentIdByHash(deps.db.kysely, hash) : undefined;
   const activeContent = result.activeContent ?? null;
   // The seal vouches for the bytes, not for what a viewer would run: say so beside it.

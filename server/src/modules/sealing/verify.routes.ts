@@ -1,12 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
+import { SESSION_COOKIE } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
+import { drainRefusedBody } from '../../http/lingering-close.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
+import { clientKeyOf } from '../accounts/login-throttle.js';
 import { MAX_UPLOAD_BYTES, pdfPart } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { ACTIVE_CONTENT_KINDS } from './seal-types.js';
-import { createVerifyWorker } from './verify-worker.js';
+import { createVerifyAdmission } from './verify-admission.js';
+import {
+  createVerifyWorker,
+  VERIFY_DEADLINE_ANONYMOUS_MS,
+  VERIFY_DEADLINE_MS,
+  VERIFY_THREADS,
+} from './verify-worker.js';
 
 const verifyResponse = z.object({
   status: z.enum(['sealed', 'altered', 'unknown']),
@@ -21,6 +31,11 @@ const verifyResponse = z.object({
     ),
 });
 
+/** Verifications that may wait for a thread beyond those running. */
+export const VERIFY_WAITING = 4;
+/** How long an admitted request may take to upload its file before its connection is cut. */
+export const VERIFY_UPLOAD_MS = 60_000;
+
 /** POST /api/verify: is this PDF a document sealed by this service, untouched since? */
 export function registerVerifyRoutes(
   app: App,
@@ -28,21 +43,70 @@ export function registerVerifyRoutes(
 ) {
   // Public and CPU-bound (hashing up to 50 MiB per signature): bounded per client address.
   const limit = createRateLimiter({ perSecond: 1, burst: 10, subject: 'this address' });
-  // Signatures are parsed, hashed and checked on a thread of their own (verify-worker.ts).
+  // Signatures are parsed, hashed and checked on threads of their own (verify-worker.ts), one
+  // file per client address at a time and a bounded queue, so one address cannot take every
+  // thread nor make others wait behind its files, and the uploads held stay bounded.
   const worker = createVerifyWorker();
+  const admission = createVerifyAdmission({ slots: VERIFY_THREADS + VERIFY_WAITING });
+  // Each admitted request's deadline, and its signal: aborted when its client goes away first.
+  const admitted = new WeakMap<object, { deadlineMs: number; signal: AbortSignal }>();
   app.addHook('onClose', () => worker.close());
+
+  // A valid API key or session earns the longer deadline; anything else (none, an unknown or
+  // revoked key, a cross-site session) verifies anonymously: the route is public.
+  async function deadlineOf(request: FastifyRequest, reply: FastifyReply): Promise<number> {
+    if (!request.headers['x-api-key'] && !request.cookies[SESSION_COOKIE]) {
+      return VERIFY_DEADLINE_ANONYMOUS_MS;
+    }
+    try {
+      await deps.auth.requireUser(request, reply);
+      return VERIFY_DEADLINE_MS;
+    } catch {
+      request.principal = null;
+      return VERIFY_DEADLINE_ANONYMOUS_MS;
+    }
+  }
+
+  // Before the body is read: a refused request costs no upload.
+  async function admit(request: FastifyRequest, reply: FastifyReply) {
+    let release: () => void;
+    let deadlineMs: number;
+    try {
+      limit(`ip:${request.ip}`, reply);
+      deadlineMs = await deadlineOf(request, reply);
+      release = admission.admit(clientKeyOf(request.ip), deadlineMs);
+    } catch (err) {
+      // The client may still be sending its file: let it finish, so that it reads the 429.
+      drainRefusedBody(request.raw);
+      throw err;
+    }
+    const controller = new AbortController();
+    admitted.set(request, { deadlineMs, signal: controller.signal });
+    // A stalled upload would keep its place for ever (Fastify sets no request timeout).
+    const stalled = setTimeout(() => {
+      if (!request.raw.readableEnded) request.raw.socket?.destroy();
+    }, VERIFY_UPLOAD_MS).unref();
+    // 'close' follows the answer, or comes first when the client hangs up: then its job leaves
+    // the queue or its thread is ended, and the slot is free either way.
+    reply.raw.once('close', () => {
+      clearTimeout(stalled);
+      release();
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+  }
+
   app.post(
     '/api/verify',
     {
       config: { multipartBody: z.object({ file: pdfPart }) },
-      onRequest: async (request, reply) => limit(`ip:${request.ip}`, reply),
+      onRequest: admit,
       schema: {
         operationId: 'verifyPdf',
         summary: 'Check whether a PDF was sealed here and is unaltered',
         tags: ['sealing'],
         security: [],
         consumes: ['multipart/form-data'],
-        description: 'Multipart part `file`: a PDF. Public: anyone holding a PDF may check it.',
+        description: `Multipart part \`file\`: a PDF. Public: anyone holding a PDF may check it. One verification at a time per client address (a second one while the first is uploading, waiting or running answers 429 with Retry-After), at most ${VERIFY_THREADS + VERIFY_WAITING} in all (beyond them 429). A check stops after ${VERIFY_DEADLINE_ANONYMOUS_MS / 1000} s, or ${VERIFY_DEADLINE_MS / 1000} s with a valid \`X-Api-Key\` or session (then 422).`,
         response: { 200: verifyResponse, ...errorResponses(413, 415, 422, 429) },
       },
     },
@@ -60,8 +124,13 @@ export function registerVerifyRoutes(
       // Loaded on first use, like sealing: the PDF and certificate libraries stay out of memory
       // until a PDF is checked.
       const { verifyDocument } = await import('./verify-document.js');
+      const run = admitted.get(request);
       return verifyDocument(
-        { db: deps.db, certificate: deps.certificate, check: worker.verify },
+        {
+          db: deps.db,
+          certificate: deps.certificate,
+          check: (pdf, options) => worker.verify(pdf, options, run),
+        },
         bytes,
       );
     },
