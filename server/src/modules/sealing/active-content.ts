@@ -1,4 +1,4 @@
-import { PDF, PdfArray, PdfDict, PdfRef, type PdfObject } from '@libpdf/core';
+import { PDF, PdfArray, PdfDict, PdfNull, PdfRef, PdfStream, type PdfObject } from '@libpdf/core';
 import type { ActiveContentKind } from './seal-types.js';
 
 export type { ActiveContentKind } from './seal-types.js';
@@ -16,120 +16,163 @@ const ACTION_KINDS: Record<string, ActiveContentKind> = {
   GoToE: 'embedded_files',
 };
 
-// A hostile file may nest or chain without end: past these counts the walk stops.
-const MAX_VISITS = 200_000;
-const MAX_ACTION_CHAIN = 64;
+// Keys that are active in whatever dictionary holds them: a script (/JS of any action, a 3D
+// artwork's /OnInstantiate), the files of a file specification (/EF) and associated files
+// (/AF, PDF 2.0: on the catalog, pages, annotations, structure elements, XObjects…).
+const KEY_KINDS: Record<string, ActiveContentKind> = {
+  JS: 'javascript',
+  OnInstantiate: 'javascript',
+  EF: 'embedded_files',
+  AF: 'embedded_files',
+};
+
+// The document-level name trees that are active as a whole, even empty.
+const NAME_TREE_KINDS: Record<string, ActiveContentKind> = {
+  JavaScript: 'javascript',
+  EmbeddedFiles: 'embedded_files',
+};
+
+// Arrays of key/value pairs (name and number trees): a removed value becomes null, so that
+// the pairs stay aligned.
+const PAIR_ARRAYS = new Set(['Names', 'Nums']);
+
+// What an XFA form's XML holds that a viewer runs: scripts, and events that submit its data
+// or call a web service.
+const XFA_SCRIPT = /<(?:[\w.-]+:)?script[\s/>]/i;
+const XFA_SUBMIT = /<(?:[\w.-]+:)?(?:submit|execute)[\s/>]/i;
 
 /**
- * Finds the active content that a document's catalog, pages, annotations, form fields and
- * bookmarks reach and, with `strip`, removes every reference to it in place (the caller then
- * saves, incrementally: the bytes of the original stay as its first revision, unreferenced).
- * Visible content, links to web addresses and page destinations are left alone.
+ * Finds the active content a document reaches and, with `strip`, removes every reference to it
+ * in place (the caller then saves it whole: what is no longer referenced is not written).
+ *
+ * Every object reachable from the catalog and the document information dictionary is examined
+ * once, in a loop over an explicit stack with a set of objects already seen: however long an
+ * action chain (/Next), a bookmark or link chain, a field tree or an annotation that no page
+ * lists, nothing is left unexamined, and a cycle ends where it closes. Removed are actions of
+ * the kinds above wherever they are held (/OpenAction, /A, /AA triggers, /Next, name trees),
+ * /JS wherever it is, embedded and associated files (/EmbeddedFiles, /EF, /AF, file attachment
+ * annotations, embedded file streams) and the XFA form (see dropXfa). Visible content, links
+ * to web addresses and page destinations are left alone.
  */
 export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): ActiveContentKind[] {
   const found = new Set<ActiveContentKind>();
-  let visits = 0;
   const resolve = (obj: PdfObject | undefined): PdfObject | undefined =>
     obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : obj;
-  const dict = (obj: PdfObject | undefined) => {
-    const value = resolve(obj);
-    return value instanceof PdfDict ? value : undefined;
-  };
-  const budget = () => ++visits <= MAX_VISITS;
-
-  // The kinds an action and the actions chained after it (/Next) amount to.
-  const actionKinds = (action: PdfObject | undefined): ActiveContentKind[] => {
-    const kinds: ActiveContentKind[] = [];
-    const queue: (PdfObject | undefined)[] = [action];
-    for (let n = 0; queue.length > 0 && n < MAX_ACTION_CHAIN && budget(); n++) {
-      const value = resolve(queue.shift());
-      if (value instanceof PdfArray) {
-        queue.push(...value.toArray());
-        continue;
-      }
-      if (!(value instanceof PdfDict)) continue;
-      const kind = ACTION_KINDS[value.getName('S')?.value ?? ''];
-      if (kind) kinds.push(kind);
-      queue.push(value.get('Next'));
-    }
-    return kinds;
-  };
-
-  // Removes `key` from `owner` when the action there is active. Changes to a direct
-  // dictionary mark its indirect holder as changed, so the incremental save writes it.
-  const checkAction = (owner: PdfDict, key: string) => {
-    const kinds = actionKinds(owner.get(key));
-    if (kinds.length === 0) return;
-    for (const kind of kinds) found.add(kind);
-    if (strip) owner.delete(key);
-  };
-  // Additional actions (/AA): triggers on open, close, print, page view, focus, keystroke…
-  const checkTriggers = (owner: PdfDict) => {
-    const triggers = dict(owner.get('AA'));
-    if (!triggers) return;
-    for (const [name] of [...triggers]) checkAction(triggers, name.value);
-    if (strip && triggers.size === 0) owner.delete('AA');
-  };
-
   const catalog = pdf.getCatalog();
-  checkAction(catalog, 'OpenAction');
-  checkTriggers(catalog);
+  const names = resolve(catalog.get('Names'));
 
-  const names = dict(catalog.get('Names'));
-  for (const [key, kind] of [
-    ['JavaScript', 'javascript'],
-    ['EmbeddedFiles', 'embedded_files'],
-  ] as const) {
-    if (!names?.has(key)) continue;
-    found.add(kind);
-    if (strip) names.delete(key);
-  }
+  // Containers by identity: a reference resolves to the one object the document caches.
+  const seen = new Set<PdfObject>();
+  const stack: { container: PdfDict | PdfArray; key: string | null }[] = [];
+  const visit = (obj: PdfObject | undefined, key: string | null) => {
+    const value = resolve(obj);
+    if (!(value instanceof PdfDict || value instanceof PdfArray) || seen.has(value)) return;
+    seen.add(value);
+    stack.push({ container: value, key });
+  };
+  visit(catalog, null);
+  visit(pdf.context.info.trailer.get('Info'), null);
 
-  for (const page of pdf.getPages()) {
-    if (!budget()) break;
-    checkTriggers(page.dict);
-    const annots = resolve(page.dict.get('Annots'));
-    if (!(annots instanceof PdfArray)) continue;
-    for (let i = annots.length - 1; i >= 0 && budget(); i--) {
-      const annot = dict(annots.at(i));
-      if (!annot) continue;
-      if (annot.getName('Subtype')?.value === 'FileAttachment') {
-        found.add('embedded_files');
-        if (strip) annots.remove(i);
+  while (stack.length > 0) {
+    const { container, key: heldBy } = stack.pop()!;
+    if (container instanceof PdfArray) {
+      // Backwards, so that a removal leaves the entries still to come where they are.
+      for (let i = container.length - 1; i >= 0; i--) {
+        const entry = container.at(i);
+        const kind = kindOf(resolve(entry), null);
+        if (kind) {
+          found.add(kind);
+          if (strip && heldBy !== null && PAIR_ARRAYS.has(heldBy)) {
+            container.set(i, PdfNull.instance);
+          } else if (strip) container.remove(i);
+        }
+        // What a removed entry reaches is examined too, so that its kinds are all named.
+        visit(entry, heldBy);
+      }
+      continue;
+    }
+    for (const [name, value] of [...container]) {
+      const key = name.value;
+      const kind =
+        (container === names ? NAME_TREE_KINDS[key] : undefined) ??
+        KEY_KINDS[key] ??
+        kindOf(resolve(value), key);
+      if (key === 'XFA') {
+        // Its packets are streams typed /EmbeddedFile: they are the form, read as such.
+        for (const xfaKind of xfaKinds(resolve(value), resolve)) found.add(xfaKind);
+        if (strip) dropXfa(catalog, container);
         continue;
       }
-      checkAction(annot, 'A');
-      checkTriggers(annot);
+      if (kind) {
+        found.add(kind);
+        if (strip) container.delete(key);
+      }
+      if (isFileAttachment(container) && key === 'FS') {
+        found.add('embedded_files');
+        if (strip) container.delete(key);
+      }
+      visit(value, key);
     }
   }
-
-  // Form fields not merged with a widget carry their own triggers (keystroke, format…).
-  const form = dict(catalog.get('AcroForm'));
-  const fieldQueue: PdfObject[] =
-    form?.getArray('Fields', (ref) => pdf.getObject(ref))?.toArray() ?? [];
-  const seen = new Set<PdfDict>();
-  while (fieldQueue.length > 0 && budget()) {
-    const field = dict(fieldQueue.shift());
-    if (!field || seen.has(field)) continue;
-    seen.add(field);
-    checkTriggers(field);
-    const kids = resolve(field.get('Kids'));
-    if (kids instanceof PdfArray) fieldQueue.push(...kids.toArray());
-  }
-
-  // Bookmarks: each item may act when clicked.
-  const outlines = dict(catalog.get('Outlines'));
-  const outlineQueue: (PdfObject | undefined)[] = [outlines?.get('First')];
-  const seenItems = new Set<PdfDict>();
-  while (outlineQueue.length > 0 && budget()) {
-    const item = dict(outlineQueue.shift());
-    if (!item || seenItems.has(item)) continue;
-    seenItems.add(item);
-    checkAction(item, 'A');
-    outlineQueue.push(item.get('First'), item.get('Next'));
-  }
-
   return [...found].sort();
+}
+
+// What an object held in an array or under `key` is, when it is active by itself: an action,
+// an embedded file stream, or a file attachment annotation (removed from the /Annots listing
+// it; held elsewhere, by a pop-up or the structure tree, it only loses its file: see above).
+function kindOf(value: PdfObject | undefined, key: string | null): ActiveContentKind | undefined {
+  if (!(value instanceof PdfDict)) return undefined;
+  const action = ACTION_KINDS[value.getName('S')?.value ?? ''];
+  if (action) return action;
+  if (value instanceof PdfStream && value.getName('Type')?.value === 'EmbeddedFile') {
+    return 'embedded_files';
+  }
+  if (key === null && isFileAttachment(value)) return 'embedded_files';
+  return undefined;
+}
+
+function isFileAttachment(dict: PdfDict): boolean {
+  return dict.getName('Subtype')?.value === 'FileAttachment';
+}
+
+/** True when the document has an XFA form, which the seal drops (see dropXfa). */
+export function hasXfaForm(pdf: PDF): boolean {
+  const form = pdf.getCatalog().get('AcroForm');
+  const dict = form instanceof PdfRef ? pdf.getObject(form) : form;
+  return dict instanceof PdfDict && dict.has('XFA');
+}
+
+// An XFA form is dropped whole rather than its scripts cut out of its XML: the signing page
+// renders the pages and their AcroForm fields, never the XFA (pdf.js with enableXfa off), so
+// the sealed copy shows in every viewer what the signees saw, values drawn included, where a
+// viewer that runs XFA would draw the form anew from the template and its data.
+// /NeedsRendering asks a viewer for that XFA rendering: it goes with it.
+function dropXfa(catalog: PdfDict, form: PdfDict): void {
+  form.delete('XFA');
+  catalog.delete('NeedsRendering');
+}
+
+// The kinds an XFA form's packets (one stream, or an array of names and streams) hold; a
+// packet that cannot be decoded counts as a script, as nothing shows it is not one.
+function xfaKinds(
+  xfa: PdfObject | undefined,
+  resolve: (obj: PdfObject | undefined) => PdfObject | undefined,
+): ActiveContentKind[] {
+  const packets = xfa instanceof PdfArray ? xfa.toArray().map(resolve) : [xfa];
+  const kinds = new Set<ActiveContentKind>();
+  for (const packet of packets) {
+    if (!(packet instanceof PdfStream)) continue;
+    let xml: string;
+    try {
+      xml = Buffer.from(packet.getDecodedData()).toString('latin1');
+    } catch {
+      kinds.add('javascript');
+      continue;
+    }
+    if (XFA_SCRIPT.test(xml)) kinds.add('javascript');
+    if (XFA_SUBMIT.test(xml)) kinds.add('form_submission');
+  }
+  return [...kinds];
 }
 
 /**
