@@ -1,4 +1,14 @@
-import { PDF, PdfArray, PdfDict, PdfNull, PdfRef, PdfStream, type PdfObject } from '@libpdf/core';
+import {
+  PDF,
+  PdfArray,
+  PdfDict,
+  PdfName,
+  PdfNull,
+  PdfRef,
+  PdfStream,
+  PdfString,
+  type PdfObject,
+} from '@libpdf/core';
 import type { ActiveContentKind } from './seal-types.js';
 
 export type { ActiveContentKind } from './seal-types.js';
@@ -24,6 +34,14 @@ const KEY_KINDS: Record<string, ActiveContentKind> = {
   OnInstantiate: 'javascript',
   EF: 'embedded_files',
   AF: 'embedded_files',
+};
+
+// URI actions by the scheme of their address (see uriKind).
+const URI_SCHEME_KINDS: Record<string, ActiveContentKind> = {
+  javascript: 'javascript',
+  vbscript: 'javascript',
+  data: 'javascript',
+  file: 'launch',
 };
 
 // The document-level name trees that are active as a whole, even empty.
@@ -56,7 +74,7 @@ const XFA_SUBMIT = /<(?:[\w.-]+:)?(?:submit|execute)[\s/>]/i;
  */
 export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): ActiveContentKind[] {
   const found = new Set<ActiveContentKind>();
-  const resolve = (obj: PdfObject | undefined): PdfObject | undefined =>
+  const resolve: Resolve = (obj) =>
     obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : obj;
   const catalog = pdf.getCatalog();
   const names = resolve(catalog.get('Names'));
@@ -79,7 +97,7 @@ export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): Acti
       // Backwards, so that a removal leaves the entries still to come where they are.
       for (let i = container.length - 1; i >= 0; i--) {
         const entry = container.at(i);
-        const kind = kindOf(resolve(entry), null);
+        const kind = kindOf(resolve(entry), null, resolve);
         if (kind) {
           found.add(kind);
           if (strip && heldBy !== null && PAIR_ARRAYS.has(heldBy)) {
@@ -96,7 +114,7 @@ export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): Acti
       const kind =
         (container === names ? NAME_TREE_KINDS[key] : undefined) ??
         KEY_KINDS[key] ??
-        kindOf(resolve(value), key);
+        kindOf(resolve(value), key, resolve);
       if (key === 'XFA') {
         // Its packets are streams typed /EmbeddedFile: they are the form, read as such.
         for (const xfaKind of xfaKinds(resolve(value), resolve)) found.add(xfaKind);
@@ -107,7 +125,7 @@ export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): Acti
         found.add(kind);
         if (strip) container.delete(key);
       }
-      if (isFileAttachment(container) && key === 'FS') {
+      if (key === 'FS' && isFileAttachment(container, resolve)) {
         found.add('embedded_files');
         if (strip) container.delete(key);
       }
@@ -120,19 +138,45 @@ export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): Acti
 // What an object held in an array or under `key` is, when it is active by itself: an action,
 // an embedded file stream, or a file attachment annotation (removed from the /Annots listing
 // it; held elsewhere, by a pop-up or the structure tree, it only loses its file: see above).
-function kindOf(value: PdfObject | undefined, key: string | null): ActiveContentKind | undefined {
+function kindOf(
+  value: PdfObject | undefined,
+  key: string | null,
+  resolve: Resolve,
+): ActiveContentKind | undefined {
   if (!(value instanceof PdfDict)) return undefined;
-  const action = ACTION_KINDS[value.getName('S')?.value ?? ''];
+  const type = nameOf(value, 'S', resolve) ?? '';
+  const action = type === 'URI' ? uriKind(resolve(value.get('URI'))) : ACTION_KINDS[type];
   if (action) return action;
-  if (value instanceof PdfStream && value.getName('Type')?.value === 'EmbeddedFile') {
+  if (value instanceof PdfStream && nameOf(value, 'Type', resolve) === 'EmbeddedFile') {
     return 'embedded_files';
   }
-  if (key === null && isFileAttachment(value)) return 'embedded_files';
+  if (key === null && isFileAttachment(value, resolve)) return 'embedded_files';
   return undefined;
 }
 
-function isFileAttachment(dict: PdfDict): boolean {
-  return dict.getName('Subtype')?.value === 'FileAttachment';
+type Resolve = (obj: PdfObject | undefined) => PdfObject | undefined;
+
+// A viewer follows a reference wherever one stands, even for a name (/S 12 0 R).
+function nameOf(dict: PdfDict, key: string, resolve: Resolve): string | undefined {
+  const value = resolve(dict.get(key));
+  return value instanceof PdfName ? value.value : undefined;
+}
+
+// A link to a web address stays; one whose address is a script, or a file on the reader's
+// machine, is a script or a launch by another name. Browsers ignore whitespace and control
+// characters in a scheme ("java\tscript:"), so they are ignored here too.
+function uriKind(uri: PdfObject | undefined): ActiveContentKind | undefined {
+  if (!(uri instanceof PdfString)) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(
+    Buffer.from(uri.bytes)
+      .toString('latin1')
+      .replace(/[\x00-\x20\x7f]/g, ''),
+  )?.[1];
+  return URI_SCHEME_KINDS[scheme?.toLowerCase() ?? ''];
+}
+
+function isFileAttachment(dict: PdfDict, resolve: Resolve): boolean {
+  return nameOf(dict, 'Subtype', resolve) === 'FileAttachment';
 }
 
 /** True when the document has an XFA form, which the seal drops (see dropXfa). */
@@ -154,10 +198,7 @@ function dropXfa(catalog: PdfDict, form: PdfDict): void {
 
 // The kinds an XFA form's packets (one stream, or an array of names and streams) hold; a
 // packet that cannot be decoded counts as a script, as nothing shows it is not one.
-function xfaKinds(
-  xfa: PdfObject | undefined,
-  resolve: (obj: PdfObject | undefined) => PdfObject | undefined,
-): ActiveContentKind[] {
+function xfaKinds(xfa: PdfObject | undefined, resolve: Resolve): ActiveContentKind[] {
   const packets = xfa instanceof PdfArray ? xfa.toArray().map(resolve) : [xfa];
   const kinds = new Set<ActiveContentKind>();
   for (const packet of packets) {
