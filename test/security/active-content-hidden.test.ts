@@ -202,6 +202,35 @@ const ATTACKS: Attack[] = [
     },
     kinds: ['javascript'],
   },
+  {
+    what: 'actions only the information dictionary, the structure tree and a pop-up reach',
+    build: (pdf, page) => {
+      // A link no page lists, reached through the structure tree, to a "java<TAB>script:" address.
+      const link = pdf.register(
+        annotation({
+          Subtype: name('Link'),
+          A: PdfDict.of({ S: name('URI'), URI: text('java\tscript:alert(document.cookie)') }),
+        }),
+      );
+      const objr = PdfDict.of({ Type: name('OBJR'), Obj: link, Pg: page.ref });
+      const root = PdfDict.of({ Type: name('StructTreeRoot'), K: PdfArray.of(objr) });
+      pdf.getCatalog().set('StructTreeRoot', pdf.register(root));
+      // A file attachment no page lists, held by the pop-up that a page does list.
+      const attachment = pdf.register(
+        annotation({ Subtype: name('FileAttachment'), FS: embeddedFile(pdf, 'run.exe', MZ) }),
+      );
+      const popup = annotation({ Subtype: name('Popup'), Parent: attachment });
+      page.dict.set('Annots', PdfArray.of(pdf.register(popup)));
+      // A launch under a key of the document information no viewer reads, and a rendition
+      // with a script of its own.
+      pdf.setTitle('Contract');
+      const info = pdf.getObject(pdf.context.info.trailer.getRef('Info')!) as PdfDict;
+      info.set('Extra', PdfDict.of({ S: name('Launch'), F: text('calc.exe') }));
+      info.set('Media', PdfDict.of({ S: name('Rendition'), JS: text('play()') }));
+    },
+    kinds: ['embedded_files', 'javascript', 'launch'],
+    kept: [/\/Subtype \/Popup/, /\/StructTreeRoot/],
+  },
 ];
 
 function goTo(page: PDFPage): PdfDict {
@@ -211,6 +240,12 @@ function goTo(page: PDFPage): PdfDict {
 function annotation(entries: Record<string, PdfObject>): PdfDict {
   return PdfDict.of({ Type: name('Annot'), Rect: rect(), ...entries });
 }
+
+const LABELS: Record<string, string> = {
+  embedded_files: 'embedded files',
+  javascript: 'JavaScript',
+  launch: 'launch actions',
+};
 
 // What the sealed copy must not hold anywhere, streams uncompressed.
 const FORBIDDEN = [
@@ -299,8 +334,10 @@ describe.each(ENGINES)('hidden active content on %s', (engine) => {
 
       const certificate = tool('pdftotext', ['-layout'], sealed).out.replace(/\s+/g, ' ');
       expect(certificate).toContain('Contract with hidden surprises');
-      const removed = attack.kinds[0] === 'javascript' ? 'JavaScript' : 'embedded files';
-      expect(certificate).toContain(`Removed before sealing ${removed} (a viewer would run`);
+      const removed = attack.kinds.map((kind) => LABELS[kind]).join(', ');
+      expect(certificate).toContain(
+        `Removed before sealing ${removed}`.replace(/, (?=[^,]*$)/, ' and '),
+      );
       if (attack.what.includes('XFA')) expect(certificate).toContain('its XFA form removed');
     },
     60_000,
