@@ -72,7 +72,18 @@ const XFA_SUBMIT = /<(?:[\w.-]+:)?(?:submit|execute)[\s/>]/i;
  * annotations, embedded file streams) and the XFA form (see dropXfa). Visible content, links
  * to web addresses and page destinations are left alone.
  */
-export function scanActiveContent(pdf: PDF, { strip }: { strip: boolean }): ActiveContentKind[] {
+export function scanActiveContent(
+  pdf: PDF,
+  {
+    strip,
+    bytes,
+  }: {
+    strip: boolean;
+    /** The bytes `pdf` was loaded from: when they name nothing active, nothing is examined. */
+    bytes?: Uint8Array;
+  },
+): ActiveContentKind[] {
+  if (bytes && !namesActiveContent(bytes)) return [];
   const found = new Set<ActiveContentKind>();
   const resolve: Resolve = (obj) =>
     obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : obj;
@@ -216,6 +227,50 @@ function xfaKinds(xfa: PdfObject | undefined, resolve: Resolve): ActiveContentKi
   return [...kinds];
 }
 
+// Every name that active content needs, as a prefix (see namesActiveContent); /ObjStm because
+// the library reads compressed objects only from a stream of that /Type.
+const MARKERS = [
+  ...Object.keys(ACTION_KINDS),
+  ...Object.keys(KEY_KINDS),
+  ...Object.keys(NAME_TREE_KINDS),
+  'EmbeddedFile',
+  'FileAttachment',
+  'XFA',
+  'URI',
+  'ObjStm',
+];
+const LITERAL_MARKER = new RegExp(`/(?:${MARKERS.join('|')})`);
+// What ends a name (ISO 32000-2 §7.2.3): white space and delimiters.
+const NAME_END = new Uint8Array(256);
+for (const c of '\0\t\n\f\r ()<>[]{}/%') NAME_END[c.charCodeAt(0)] = 1;
+
+/**
+ * False when no name active content needs is in the file: then nothing in it is active, and
+ * the walk, which parses every object (tens of ms for a large file), is spared. Sound because
+ * every name of an uncompressed object is in the bytes as written, literally or with #xx
+ * escapes (/Java#53cript), and a compressed object is read only from a stream typed /ObjStm,
+ * itself a marker. A match anywhere (a revision no longer used, a page's text, binary data)
+ * only means that the walk runs.
+ */
+export function namesActiveContent(bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  if (LITERAL_MARKER.test(text)) return true;
+  // Escaped names: from each #, back to the name's start and on to its end.
+  for (let at = text.indexOf('#'); at !== -1; at = text.indexOf('#', at + 1)) {
+    let start = at;
+    while (start > 0 && NAME_END[text.charCodeAt(start - 1)] === 0) start--;
+    if (start === 0 || text[start - 1] !== '/') continue;
+    let end = at;
+    while (end < text.length && NAME_END[text.charCodeAt(end)] === 0) end++;
+    const name = text
+      .slice(start, end)
+      .replace(/#([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (MARKERS.some((marker) => name.startsWith(marker))) return true;
+    at = end;
+  }
+  return false;
+}
+
 /**
  * The active content a PDF file reaches, for reports (`/api/verify`); null when the file
  * cannot be parsed or needs a password.
@@ -223,7 +278,7 @@ function xfaKinds(xfa: PdfObject | undefined, resolve: Resolve): ActiveContentKi
 export async function findActiveContent(bytes: Uint8Array): Promise<ActiveContentKind[] | null> {
   try {
     const pdf = await PDF.load(bytes);
-    return scanActiveContent(pdf, { strip: false });
+    return scanActiveContent(pdf, { strip: false, bytes });
   } catch {
     return null;
   }

@@ -100,7 +100,7 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   // copy holds what the signees saw, and its audit certificate names what was removed. An XFA
   // form goes whole, scripts or not (active-content.ts): the certificate says so too.
   const xfa = hasXfaForm(pdf);
-  const removed = scanActiveContent(pdf, { strip: true });
+  const removed = scanActiveContent(pdf, { strip: true, bytes: input.original });
   // Permissions-only encryption (it opened without a password) is not carried over: the
   // sealed copy is for anyone to check, and the audit certificate says it was removed.
   const decrypted = pdf.isEncrypted;
@@ -158,7 +158,7 @@ function hasSignedFields(pdf: PDF): boolean {
 // its pages and nothing removed from it (a change a validator would report as made after
 // signing); field values and sandbox marks go on the appended pages.
 async function sealIncrementally(pdf: PDF, input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
-  const found = scanActiveContent(pdf, { strip: false });
+  const found = scanActiveContent(pdf, { strip: false, bytes: input.original });
   const fonts = embedSealFonts(pdf);
   const size = appendixPageSize(pdf, pdf.getPage(0)!);
   const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, {
