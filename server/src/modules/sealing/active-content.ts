@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import {
   PDF,
   PdfArray,
@@ -58,6 +59,7 @@ const PAIR_ARRAYS = new Set(['Names', 'Nums']);
 // or call a web service.
 const XFA_SCRIPT = /<(?:[\w.-]+:)?script[\s/>]/i;
 const XFA_SUBMIT = /<(?:[\w.-]+:)?(?:submit|execute)[\s/>]/i;
+const XFA_MAX_BYTES = 32 << 20;
 
 /**
  * Finds the active content a document reaches and, with `strip`, removes every reference to it
@@ -207,24 +209,35 @@ function dropXfa(catalog: PdfDict, form: PdfDict): void {
   catalog.delete('NeedsRendering');
 }
 
-// The kinds an XFA form's packets (one stream, or an array of names and streams) hold; a
-// packet that cannot be decoded counts as a script, as nothing shows it is not one.
+// The kinds an XFA form's packets (one stream, or an array of names and streams) hold. A packet
+// is inflated up to XFA_MAX_BYTES (a flate bomb is not unpacked); one that is larger, or
+// encoded otherwise, counts as a script, as nothing shows it is not one.
 function xfaKinds(xfa: PdfObject | undefined, resolve: Resolve): ActiveContentKind[] {
   const packets = xfa instanceof PdfArray ? xfa.toArray().map(resolve) : [xfa];
   const kinds = new Set<ActiveContentKind>();
   for (const packet of packets) {
     if (!(packet instanceof PdfStream)) continue;
-    let xml: string;
-    try {
-      xml = Buffer.from(packet.getDecodedData()).toString('latin1');
-    } catch {
-      kinds.add('javascript');
-      continue;
-    }
-    if (XFA_SCRIPT.test(xml)) kinds.add('javascript');
-    if (XFA_SUBMIT.test(xml)) kinds.add('form_submission');
+    const xml = xfaText(packet, resolve);
+    if (xml === null || XFA_SCRIPT.test(xml)) kinds.add('javascript');
+    if (xml !== null && XFA_SUBMIT.test(xml)) kinds.add('form_submission');
   }
   return [...kinds];
+}
+
+function xfaText(packet: PdfStream, resolve: Resolve): string | null {
+  const filter = resolve(packet.get('Filter'));
+  const filters = filter instanceof PdfArray ? filter.toArray().map(resolve) : [filter];
+  const latin1 = (bytes: Uint8Array) =>
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  if (filter === undefined) return latin1(packet.data);
+  const flate =
+    filters.length === 1 && filters[0] instanceof PdfName && filters[0].value === 'FlateDecode';
+  if (!flate || packet.has('DecodeParms')) return null;
+  try {
+    return latin1(inflateSync(packet.data, { maxOutputLength: XFA_MAX_BYTES }));
+  } catch {
+    return null;
+  }
 }
 
 // Every name that active content needs, as a prefix (see namesActiveContent); /ObjStm because
