@@ -249,6 +249,18 @@ const ATTACKS: Attack[] = [
     ],
     kinds: ['javascript'],
   },
+  {
+    what: 'a page dressed up as a launch action, its text in a stream typed /EmbeddedFile',
+    build: (pdf, page) => {
+      page.dict.set('S', name('Launch'));
+      pdf.getCatalog().set('OpenAction', page.ref);
+      const contents = page.dict.get('Contents');
+      const first = contents instanceof PdfArray ? contents.at(0) : contents;
+      (pdf.getObject(first as PdfRef) as PdfDict).set('Type', name('EmbeddedFile'));
+    },
+    // What the signee saw stays: the page and its text (checked on the certificate below).
+    kinds: ['embedded_files', 'launch'],
+  },
 ];
 
 function goTo(page: PDFPage): PdfDict {

@@ -51,6 +51,10 @@ const NAME_TREE_KINDS: Record<string, ActiveContentKind> = {
   EmbeddedFiles: 'embedded_files',
 };
 
+// Keys that hold an action (ISO 32000-2 §12.6.2, §12.5.6.5 for /PA), besides the entries of
+// an /AA dictionary.
+const ACTION_KEYS = new Set(['A', 'OpenAction', 'Next', 'PA']);
+
 // Arrays of key/value pairs (name and number trees): a removed value becomes null, so that
 // the pairs stay aligned.
 const PAIR_ARRAYS = new Set(['Names', 'Nums']);
@@ -62,17 +66,19 @@ const XFA_SUBMIT = /<(?:[\w.-]+:)?(?:submit|execute)[\s/>]/i;
 const XFA_MAX_BYTES = 32 << 20;
 
 /**
- * Finds the active content a document reaches and, with `strip`, removes every reference to it
- * in place (the caller then saves it whole: what is no longer referenced is not written).
+ * Finds the active content a document reaches and, with `strip`, removes it in place (the
+ * caller then saves it whole: what is no longer referenced is not written).
  *
  * Every object reachable from the catalog and the document information dictionary is examined
  * once, in a loop over an explicit stack with a set of objects already seen: however long an
  * action chain (/Next), a bookmark or link chain, a field tree or an annotation that no page
- * lists, nothing is left unexamined, and a cycle ends where it closes. Removed are actions of
- * the kinds above wherever they are held (/OpenAction, /A, /AA triggers, /Next, name trees),
- * /JS wherever it is, embedded and associated files (/EmbeddedFiles, /EF, /AF, file attachment
- * annotations, embedded file streams) and the XFA form (see dropXfa). Visible content, links
- * to web addresses and page destinations are left alone.
+ * lists, nothing is left unexamined, and a cycle ends where it closes. An active action is
+ * unhooked where actions are held (/OpenAction, /A, /PA, /AA triggers, /Next, name trees) and
+ * is no action any more wherever else it is (its /S goes): a page or a content stream dressed
+ * up as one keeps its place. Removed too: /JS wherever it is, embedded and associated files
+ * (/EmbeddedFiles, /EF, /AF, file attachment annotations listed in /Annots, the /Type of
+ * embedded file streams) and the XFA form (see dropXfa). Visible content, links to web
+ * addresses and page destinations are left alone.
  */
 export function scanActiveContent(
   pdf: PDF,
@@ -91,6 +97,7 @@ export function scanActiveContent(
     obj instanceof PdfRef ? (pdf.getObject(obj) ?? undefined) : obj;
   const catalog = pdf.getCatalog();
   const names = resolve(catalog.get('Names'));
+  const isAction = (obj: PdfObject | undefined) => actionKind(resolve(obj), resolve) !== undefined;
 
   // Containers by identity: a reference resolves to the one object the document caches.
   const seen = new Set<PdfObject>();
@@ -107,64 +114,59 @@ export function scanActiveContent(
   while (stack.length > 0) {
     const { container, key: heldBy } = stack.pop()!;
     if (container instanceof PdfArray) {
+      const entries = container.toArray();
       // Backwards, so that a removal leaves the entries still to come where they are.
-      for (let i = container.length - 1; i >= 0; i--) {
-        const entry = container.at(i);
-        const kind = kindOf(resolve(entry), null, resolve);
-        if (kind) {
-          found.add(kind);
-          if (strip && heldBy !== null && PAIR_ARRAYS.has(heldBy)) {
-            container.set(i, PdfNull.instance);
-          } else if (strip) container.remove(i);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const entry = entries[i];
+        if (strip && heldBy === 'Next' && isAction(entry)) container.remove(i);
+        else if (strip && heldBy !== null && PAIR_ARRAYS.has(heldBy) && isAction(entry)) {
+          container.set(i, PdfNull.instance);
+        } else if (strip && heldBy === 'Annots' && isFileAttachment(resolve(entry), resolve)) {
+          container.remove(i);
         }
         // What a removed entry reaches is examined too, so that its kinds are all named.
-        visit(entry, heldBy);
+        visit(entry, null);
       }
       continue;
     }
+    const kind = actionKind(container, resolve);
+    if (kind) {
+      found.add(kind);
+      if (strip) container.delete('S');
+    }
+    if (container instanceof PdfStream && nameOf(container, 'Type', resolve) === 'EmbeddedFile') {
+      found.add('embedded_files');
+      if (strip) container.delete('Type');
+    }
+    // A file attachment annotation that no page lists (a pop-up's /Parent) loses its file.
+    const attachment = isFileAttachment(container, resolve) && container.has('FS');
+    if (attachment) found.add('embedded_files');
     for (const [name, value] of [...container]) {
       const key = name.value;
-      const kind =
-        (container === names ? NAME_TREE_KINDS[key] : undefined) ??
-        KEY_KINDS[key] ??
-        kindOf(resolve(value), key, resolve);
       if (key === 'XFA') {
         // Its packets are streams typed /EmbeddedFile: they are the form, read as such.
         for (const xfaKind of xfaKinds(resolve(value), resolve)) found.add(xfaKind);
         if (strip) dropXfa(catalog, container);
         continue;
       }
-      if (kind) {
-        found.add(kind);
-        if (strip) container.delete(key);
-      }
-      if (key === 'FS' && isFileAttachment(container, resolve)) {
-        found.add('embedded_files');
-        if (strip) container.delete(key);
-      }
+      const keyKind =
+        (container === names ? NAME_TREE_KINDS[key] : undefined) ??
+        KEY_KINDS[key] ??
+        (attachment && key === 'FS' ? 'embedded_files' : undefined);
+      if (keyKind) found.add(keyKind);
+      const unhook = (ACTION_KEYS.has(key) || heldBy === 'AA') && isAction(value);
+      if (strip && (keyKind || unhook)) container.delete(key);
       visit(value, key);
     }
   }
   return [...found].sort();
 }
 
-// What an object held in an array or under `key` is, when it is active by itself: an action,
-// an embedded file stream, or a file attachment annotation (removed from the /Annots listing
-// it; held elsewhere, by a pop-up or the structure tree, it only loses its file: see above).
-function kindOf(
-  value: PdfObject | undefined,
-  key: string | null,
-  resolve: Resolve,
-): ActiveContentKind | undefined {
+// What an action is, when it is active: by its type, or for a link by its address.
+function actionKind(value: PdfObject | undefined, resolve: Resolve): ActiveContentKind | undefined {
   if (!(value instanceof PdfDict)) return undefined;
   const type = nameOf(value, 'S', resolve) ?? '';
-  const action = type === 'URI' ? uriKind(resolve(value.get('URI'))) : ACTION_KINDS[type];
-  if (action) return action;
-  if (value instanceof PdfStream && nameOf(value, 'Type', resolve) === 'EmbeddedFile') {
-    return 'embedded_files';
-  }
-  if (key === null && isFileAttachment(value, resolve)) return 'embedded_files';
-  return undefined;
+  return type === 'URI' ? uriKind(resolve(value.get('URI'))) : ACTION_KINDS[type];
 }
 
 type Resolve = (obj: PdfObject | undefined) => PdfObject | undefined;
@@ -188,8 +190,8 @@ function uriKind(uri: PdfObject | undefined): ActiveContentKind | undefined {
   return URI_SCHEME_KINDS[scheme?.toLowerCase() ?? ''];
 }
 
-function isFileAttachment(dict: PdfDict, resolve: Resolve): boolean {
-  return nameOf(dict, 'Subtype', resolve) === 'FileAttachment';
+function isFileAttachment(value: PdfObject | undefined, resolve: Resolve): boolean {
+  return value instanceof PdfDict && nameOf(value, 'Subtype', resolve) === 'FileAttachment';
 }
 
 /** True when the document has an XFA form, which the seal drops (see dropXfa). */
