@@ -1,4 +1,3 @@
-import { inflateSync } from 'node:zlib';
 import {
   PDF,
   PdfArray,
@@ -10,9 +9,11 @@ import {
   PdfString,
   type PdfObject,
 } from '@libpdf/core';
+import { dropXfa, xfaKinds } from './active-content-xfa.js';
 import type { ActiveContentKind } from './seal-types.js';
 
 export type { ActiveContentKind } from './seal-types.js';
+export { hasXfaForm } from './active-content-xfa.js';
 
 // Action types (ISO 32000-2 §12.6.4) and what each counts as. Rendition and RichMediaExecute
 // may carry or start scripts; GoToE opens an embedded file.
@@ -58,12 +59,6 @@ const ACTION_KEYS = new Set(['A', 'OpenAction', 'Next', 'PA']);
 // Arrays of key/value pairs (name and number trees): a removed value becomes null, so that
 // the pairs stay aligned.
 const PAIR_ARRAYS = new Set(['Names', 'Nums']);
-
-// What an XFA form's XML holds that a viewer runs: scripts, and events that submit its data
-// or call a web service.
-const XFA_SCRIPT = /<(?:[\w.-]+:)?script[\s/>]/i;
-const XFA_SUBMIT = /<(?:[\w.-]+:)?(?:submit|execute)[\s/>]/i;
-const XFA_MAX_BYTES = 32 << 20;
 
 /**
  * Finds the active content a document reaches and, with `strip`, removes it in place (the
@@ -169,7 +164,8 @@ function actionKind(value: PdfObject | undefined, resolve: Resolve): ActiveConte
   return type === 'URI' ? uriKind(resolve(value.get('URI'))) : ACTION_KINDS[type];
 }
 
-type Resolve = (obj: PdfObject | undefined) => PdfObject | undefined;
+/** A reference's object (any other object itself), as the document resolves it. */
+export type Resolve = (obj: PdfObject | undefined) => PdfObject | undefined;
 
 // A viewer follows a reference wherever one stands, even for a name (/S 12 0 R).
 function nameOf(dict: PdfDict, key: string, resolve: Resolve): string | undefined {
@@ -192,54 +188,6 @@ function uriKind(uri: PdfObject | undefined): ActiveContentKind | undefined {
 
 function isFileAttachment(value: PdfObject | undefined, resolve: Resolve): boolean {
   return value instanceof PdfDict && nameOf(value, 'Subtype', resolve) === 'FileAttachment';
-}
-
-/** True when the document has an XFA form, which the seal drops (see dropXfa). */
-export function hasXfaForm(pdf: PDF): boolean {
-  const form = pdf.getCatalog().get('AcroForm');
-  const dict = form instanceof PdfRef ? pdf.getObject(form) : form;
-  return dict instanceof PdfDict && dict.has('XFA');
-}
-
-// An XFA form is dropped whole rather than its scripts cut out of its XML: the signing page
-// renders the pages and their AcroForm fields, never the XFA (pdf.js with enableXfa off), so
-// the sealed copy shows in every viewer what the signees saw, values drawn included, where a
-// viewer that runs XFA would draw the form anew from the template and its data.
-// /NeedsRendering asks a viewer for that XFA rendering: it goes with it.
-function dropXfa(catalog: PdfDict, form: PdfDict): void {
-  form.delete('XFA');
-  catalog.delete('NeedsRendering');
-}
-
-// The kinds an XFA form's packets (one stream, or an array of names and streams) hold. A packet
-// is inflated up to XFA_MAX_BYTES (a flate bomb is not unpacked); one that is larger, or
-// encoded otherwise, counts as a script, as nothing shows it is not one.
-function xfaKinds(xfa: PdfObject | undefined, resolve: Resolve): ActiveContentKind[] {
-  const packets = xfa instanceof PdfArray ? xfa.toArray().map(resolve) : [xfa];
-  const kinds = new Set<ActiveContentKind>();
-  for (const packet of packets) {
-    if (!(packet instanceof PdfStream)) continue;
-    const xml = xfaText(packet, resolve);
-    if (xml === null || XFA_SCRIPT.test(xml)) kinds.add('javascript');
-    if (xml !== null && XFA_SUBMIT.test(xml)) kinds.add('form_submission');
-  }
-  return [...kinds];
-}
-
-function xfaText(packet: PdfStream, resolve: Resolve): string | null {
-  const filter = resolve(packet.get('Filter'));
-  const filters = filter instanceof PdfArray ? filter.toArray().map(resolve) : [filter];
-  const latin1 = (bytes: Uint8Array) =>
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  if (filter === undefined) return latin1(packet.data);
-  const flate =
-    filters.length === 1 && filters[0] instanceof PdfName && filters[0].value === 'FlateDecode';
-  if (!flate || packet.has('DecodeParms')) return null;
-  try {
-    return latin1(inflateSync(packet.data, { maxOutputLength: XFA_MAX_BYTES }));
-  } catch {
-    return null;
-  }
 }
 
 // Every name that active content needs, as a prefix (see namesActiveContent); /ObjStm because
