@@ -2,6 +2,7 @@ import { KeyObject, createHash, sign as signSync } from 'node:crypto';
 import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage, type Signer } from '@libpdf/core';
 import {
   describeActiveContent,
+  hasXfaForm,
   scanActiveContent,
   type ActiveContentKind,
 } from './active-content.js';
@@ -96,8 +97,10 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   if (signed && incrementalUpdateAllowed(pdf)) return sealIncrementally(pdf, input, sealedAt);
 
   // What a viewer would run or open unasked was never shown on the signing page: the sealed
-  // copy holds what the signees saw, and its audit certificate names what was removed.
-  const removed = scanActiveContent(pdf, { strip: true });
+  // copy holds what the signees saw, and its audit certificate names what was removed. An XFA
+  // form goes whole, scripts or not (active-content.ts): the certificate says so too.
+  const xfa = hasXfaForm(pdf);
+  const removed = scanActiveContent(pdf, { strip: true, bytes: input.original });
   // Permissions-only encryption (it opened without a password) is not carried over: the
   // sealed copy is for anyone to check, and the audit certificate says it was removed.
   const decrypted = pdf.isEncrypted;
@@ -122,6 +125,7 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
   const size = appendixPageSize(pdf, originalPages[0]);
   // Removed active content has a line of its own on the certificate.
   const notes = [
+    ...(xfa ? ['its XFA form removed: its pages and fields are as signed'] : []),
     ...(decrypted ? ['its permissions-only encryption removed'] : []),
     ...(signed ? ['its earlier signatures could not be kept: it had to be repaired'] : []),
   ];
@@ -154,7 +158,7 @@ function hasSignedFields(pdf: PDF): boolean {
 // its pages and nothing removed from it (a change a validator would report as made after
 // signing); field values and sandbox marks go on the appended pages.
 async function sealIncrementally(pdf: PDF, input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
-  const found = scanActiveContent(pdf, { strip: false });
+  const found = scanActiveContent(pdf, { strip: false, bytes: input.original });
   const fonts = embedSealFonts(pdf);
   const size = appendixPageSize(pdf, pdf.getPage(0)!);
   const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, {

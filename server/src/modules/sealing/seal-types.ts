@@ -71,10 +71,13 @@ export type SealPdfInput = {
 
 /**
  * Content a viewer may run or open on its own, which nobody saw on the signing page:
- * - `javascript`: JavaScript actions (document-level scripts, open actions, triggers);
- * - `launch`: actions that start a program or open another file;
- * - `form_submission`: actions that send form data to, or load it from, an address;
- * - `embedded_files`: files carried inside the PDF (attachments, file annotations).
+ * - `javascript`: JavaScript actions (document-level scripts, open actions, triggers), `/JS`
+ *   anywhere, an XFA form's scripts, links to `javascript:`, `vbscript:` or `data:` addresses;
+ * - `launch`: actions that start a program or open another file, links to `file:` addresses;
+ * - `form_submission`: actions (and XFA events) that send form data to, or load it from, an
+ *   address;
+ * - `embedded_files`: files carried inside the PDF (attachments, associated files, file
+ *   annotations).
  */
 export const ACTIVE_CONTENT_KINDS = [
   'javascript',
