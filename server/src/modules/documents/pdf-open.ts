@@ -23,6 +23,7 @@ let worker: ReturnType<typeof createBoundedWorker<{ bytes: Uint8Array }, PdfOpen
 export async function requireOpenablePdf(bytes: Uint8Array): Promise<void> {
   worker ??= createBoundedWorker({
     script: new URL('./pdf-open.worker.mjs', import.meta.url),
+    announcesReady: true,
     heapMb: 512,
     deadlineMs: 10_000,
     failure: 'The PDF could not be opened',

@@ -12,6 +12,11 @@ const { limitInflation, inflationExhausted } = await importBeside(
   import.meta.url,
 );
 
+await import('@libpdf/core');
+// Loaded, the PDF library with it: the pool starts a job's deadline from here (announcesReady),
+// so a thread that loads slowly on a busy machine does not spend a file's time on it.
+parentPort.postMessage({ ready: true });
+
 parentPort.on('message', async ({ bytes }) => {
   limitInflation(OPEN_INFLATE_BYTES);
   try {

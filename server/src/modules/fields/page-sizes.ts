@@ -49,6 +49,7 @@ export async function readPageSizes(bytes: Uint8Array, sha256?: string): Promise
 async function readOffThread(bytes: Uint8Array): Promise<PageSize[]> {
   worker ??= createBoundedWorker({
     script: new URL('./page-sizes.worker.mjs', import.meta.url),
+    announcesReady: true,
     heapMb: 256,
     deadlineMs: 10_000,
     failure: "The PDF's pages could not be read",

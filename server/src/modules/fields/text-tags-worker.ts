@@ -17,6 +17,7 @@ export async function scanTextTagsOffThread(
 ): Promise<TextTagScan> {
   worker ??= createBoundedWorker<Request, TextTagScan>({
     script: new URL('./text-tags.worker.mjs', import.meta.url),
+    announcesReady: true,
     heapMb: 256,
     deadlineMs: 10_000,
     failure: "The PDF's text could not be read for tags",

@@ -7,6 +7,10 @@ import { lowerThreadPriority } from '../../lib/worker-priority.mjs';
 lowerThreadPriority();
 
 const { scanTextTags } = await importBeside('./text-tags', import.meta.url);
+await Promise.all([import('pdfjs-dist-node/legacy/build/pdf.mjs'), import('@libpdf/core')]);
+// Loaded, pdf.js and the PDF library with it: the pool starts a job's deadline from here (announcesReady),
+// so a thread that loads slowly on a busy machine does not spend a file's time on it.
+parentPort.postMessage({ ready: true });
 
 parentPort.on('message', async ({ bytes, options }) => {
   try {

@@ -2,17 +2,13 @@
 // hashed and checked here, with the memory limit and deadline the pool gives each worker, and
 // the whole file's SHA-256 taken (the bytes were moved here, not copied).
 import { createHash } from 'node:crypto';
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { importBeside } from '../../lib/worker-import.mjs';
+import { lowerThreadPriority } from '../../lib/worker-priority.mjs';
 
-// On Linux a nice value is the calling thread's: this thread yields the CPU to the event loop,
-// so hostile files cannot slow the service's other answers when the cores are busy.
-try {
-  setPriority(10);
-} catch {
-  // Not allowed here: the thread runs at the process's priority.
-}
+// This thread yields the CPU to the event loop, so hostile files cannot slow the service's
+// other answers when the cores are busy.
+lowerThreadPriority();
 
 const { verifyPdfFile } = await importBeside('./verify-pdf', import.meta.url);
 // Loaded: the pool starts a job's deadline from here (announcesReady).
