@@ -139,29 +139,3 @@ export function honestPng(width: number, height: number): Buffer {
 
 /** A data URL as the signing page sends a drawn mark. */
 export const pngDataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;
-
-/** A JPEG's markers up to its scan: one SOF0 of each size given, then SOS. */
-export function jpegWithFrames(frames: Array<[number, number]>): Buffer {
-  const segment = (marker: number, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head[0] = 0xff;
-    head[1] = marker;
-    head.writeUInt16BE(data.length + 2, 2);
-    return Buffer.concat([head, data]);
-  };
-  const sof = ([width, height]: [number, number]) => {
-    const data = Buffer.alloc(15);
-    data[0] = 8;
-    data.writeUInt16BE(height, 1);
-    data.writeUInt16BE(width, 3);
-    data[5] = 3;
-    return segment(0xc0, data);
-  };
-  return Buffer.concat([
-    Buffer.from([0xff, 0xd8]),
-    segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')),
-    ...frames.map(sof),
-    segment(0xda, Buffer.alloc(10)),
-    Buffer.from([0x00, 0xff, 0xd9]),
-  ]);
-}
