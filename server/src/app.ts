@@ -85,7 +85,12 @@ export async function buildApp(options: {
         errors.map((e) => `${dataVar}${e.instancePath ?? ''} ${e.message}`).join(', '),
       ),
   }).withTypeProvider<ZodTypeProvider>();
-  const connectionGuard = installConnectionGuard(app.server, config.http, app.log);
+  const connectionGuard = installConnectionGuard(
+    app.server,
+    config.http,
+    app.log,
+    config.trustProxy,
+  );
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger, onRequestHookHandler } from 'fastify';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
@@ -146,8 +147,10 @@ export function installConnectionGuard(
   server: Server,
   limits: HttpLimits,
   log: FastifyBaseLogger,
+  trustProxy: boolean | string = false,
 ): ConnectionGuard {
   const caps = connectionCaps(limits.maxConnections);
+  const fromProxy = trustedPeer(trustProxy);
   server.maxConnections = caps.hard;
   const period = sweepPeriod(limits);
   // Ordered from the connection whose last request began longest ago, the likeliest stalled.
@@ -218,7 +221,9 @@ export function installConnectionGuard(
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? 'unknown';
     const mine = byAddress.get(address);
-    if (mine && mine.size >= limits.maxConnectionsPerAddress) {
+    // A proxy named in TRUST_PROXY carries every client's connections: only the global cap
+    // applies to it (and the upload cap, counted by the client address it forwards).
+    if (mine && mine.size >= limits.maxConnectionsPerAddress && !fromProxy(address)) {
       const victim = pickVictim(mine, Infinity);
       if (!victim) {
         report('address_cap_refused', address, null, 0);
@@ -378,4 +383,12 @@ export function installConnectionGuard(
   };
 
   return { admitUpload, caps, size: () => connections.size };
+}
+
+/** Whether a peer is a proxy named in TRUST_PROXY, matched as Fastify matches it. */
+function trustedPeer(trustProxy: boolean | string): (address: string) => boolean {
+  if (trustProxy === true) return () => true;
+  if (!trustProxy) return () => false;
+  const trusted = proxyAddr.compile(trustProxy.split(',').map((a) => a.trim()));
+  return (address) => trusted(address, 0);
 }
