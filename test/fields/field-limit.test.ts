@@ -1,8 +1,8 @@
 import { PDF } from '@libpdf/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
+import { describe, expect, it } from 'vitest';
+import { ENGINES } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
+import { useTenantFixture } from '../helpers/factories.js';
 
 // A PDF of `tags` text tags for signee 1, fifty to a page.
 async function manyTags(tags: number): Promise<Buffer> {
@@ -34,26 +34,18 @@ const placed = (n: number) =>
   );
 
 describe.each(ENGINES)('the 500-field limit with text tags on %s', (engine) => {
-  let ctx: TestContext;
-  let apiKey: string;
-  let tenantId: string;
-  beforeAll(async () => {
-    ctx = await createTestContext(engine, { listen: true });
-    apiKey = (await createUser(ctx)).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
-  });
-  afterAll(() => ctx.close());
+  const f = useTenantFixture(engine, { listen: true });
 
   const create = (file: Buffer, fields?: string) =>
-    quickCreate(ctx, apiKey, {
-      tenantId,
+    quickCreate(f.ctx, f.apiKey, {
+      tenantId: f.tenantId,
       file,
       signees: [{ email: 'tagged@example.com', name: 'Tag Signee' }],
       extra: { textTags: 'true', ...(fields ? { fields } : {}) },
     });
 
   it('refuses text tags and placed fields beyond 500 together, naming the limit', async () => {
-    const before = await ctx.db.kysely
+    const before = await f.ctx.db.kysely
       .selectFrom('documents')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
@@ -69,7 +61,7 @@ describe.each(ENGINES)('the 500-field limit with text tags on %s', (engine) => {
     const mixed = await create(await manyTags(400), placed(101));
     expect(mixed.status).toBe(422);
     expect(mixed.body.errors[0].message).toContain('at most 500 fields');
-    const after = await ctx.db.kysely
+    const after = await f.ctx.db.kysely
       .selectFrom('documents')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow();
@@ -80,8 +72,8 @@ describe.each(ENGINES)('the 500-field limit with text tags on %s', (engine) => {
     expect(full.status, JSON.stringify(full.body).slice(0, 300)).toBe(201);
     expect(full.body.fields).toHaveLength(500);
     const id = full.body.document.id as string;
-    const { fields } = (await api(ctx, apiKey, 'GET', `/api/documents/${id}/fields`)).body;
-    const back = await api(ctx, apiKey, 'PUT', `/api/documents/${id}/fields`, {
+    const { fields } = (await api(f.ctx, f.apiKey, 'GET', `/api/documents/${id}/fields`)).body;
+    const back = await api(f.ctx, f.apiKey, 'PUT', `/api/documents/${id}/fields`, {
       fields: fields.map((f: Record<string, unknown>) => {
         const { id, signeeId, type, page, x, y, width, height, required, label } = f;
         return { id, signeeId, type, page, x, y, width, height, required, label };

@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
-import type { TestContext } from './context.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestContext, type EngineName, type TestContext } from './context.js';
 import {
   insertApiKey,
   insertSession,
@@ -161,4 +161,22 @@ export async function addMemberByInvitation(
   });
   expect(accepted.statusCode).toBe(200);
   return { invitation: invited.json().invitation, membership: accepted.json().membership };
+}
+
+/**
+ * The usual fixture of a describe block: a service on `engine` with a user's API key and one
+ * tenant, made before its tests and closed after them. Read its fields inside tests and hooks.
+ */
+export function useTenantFixture(
+  engine: EngineName,
+  options?: Parameters<typeof createTestContext>[1],
+): { ctx: TestContext; apiKey: string; tenantId: string } {
+  const fixture = {} as { ctx: TestContext; apiKey: string; tenantId: string };
+  beforeAll(async () => {
+    fixture.ctx = await createTestContext(engine, options);
+    fixture.apiKey = (await createUser(fixture.ctx)).apiKey;
+    fixture.tenantId = (await createTenant(fixture.ctx, fixture.apiKey)).id;
+  });
+  afterAll(() => fixture.ctx?.close());
+  return fixture;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOrCreateSealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
 import {
   sealOffThread,
@@ -8,9 +8,9 @@ import {
   warmUpCounts,
 } from '../../server/src/modules/sealing/seal-worker.js';
 import { checkSignaturePixels } from '../../server/src/modules/signing/signature-image.js';
-import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser, uniqueEmail } from '../helpers/factories.js';
+import { uniqueEmail, useTenantFixture } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 import { signingCall, signingTokenFromMailbox } from '../helpers/signing.js';
 import {
@@ -92,17 +92,12 @@ const MB = 1024 * 1024;
 const RETRY = { retry: 2 };
 
 describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine) => {
-  let ctx: TestContext;
-  let apiKey: string;
-  let tenantId: string;
+  const f = useTenantFixture(engine, { listen: true });
   beforeAll(async () => {
-    ctx = await createTestContext(engine, { listen: true });
-    apiKey = (await createUser(ctx)).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
     // The first page read starts its thread and loads the PDF library, the first drawn mark
     // the image thread: not part of any attack.
-    const warm = await quickCreate(ctx, apiKey, {
-      tenantId,
+    const warm = await quickCreate(f.ctx, f.apiKey, {
+      tenantId: f.tenantId,
       signees: [{ email: uniqueEmail('warm'), name: 'Warm Up' }],
       extra: { fields: oneField },
     });
@@ -111,23 +106,22 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
     // The first send makes the sandbox's seal certificate (on the event loop, once) and warms
     // the sealing thread with throwaway seals: both done before any attack is timed.
     const sent = await api(
-      ctx,
-      apiKey,
+      f.ctx,
+      f.apiKey,
       'POST',
       `/api/documents/${warm.body.document.id}/send-for-signing`,
     );
     expect(sent.status).toBe(200);
     while (warmUpCounts.seals < WARM_UP_SEALS) await new Promise((r) => setTimeout(r, 50));
   });
-  afterAll(() => ctx.close());
 
   async function sentTo(file: Buffer, signees: Array<{ email: string; name: string }>) {
-    const created = await quickCreate(ctx, apiKey, { tenantId, file, signees });
+    const created = await quickCreate(f.ctx, f.apiKey, { tenantId: f.tenantId, file, signees });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = created.body.document.id as string;
-    expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
-      200,
-    );
+    expect(
+      (await api(f.ctx, f.apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status,
+    ).toBe(200);
     return id;
   }
 
@@ -139,13 +133,13 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
       const stream = catalogHuntPdf(3000, 'stream');
       expect(table.length).toBeLessThan(64 * 1024);
       const upload = (file: Buffer) =>
-        quickCreate(ctx, apiKey, {
-          tenantId,
+        quickCreate(f.ctx, f.apiKey, {
+          tenantId: f.tenantId,
           file,
           signees: [{ email: uniqueEmail('hunt'), name: 'Hunt' }],
           extra: { fields: oneField },
         });
-      const { result, probes } = await probingHealth(ctx, async () => ({
+      const { result, probes } = await probingHealth(f.ctx, async () => ({
         table: await upload(table),
         stream: await upload(stream),
       }));
@@ -168,12 +162,12 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
     async () => {
       const email = uniqueEmail('viewer');
       const id = await sentTo(catalogHuntPdf(3000, 'stream'), [{ email, name: 'Vi Ewer' }]);
-      const token = await signingTokenFromMailbox(ctx, email);
-      const { result: views, probes } = await probingHealth(ctx, async () => {
+      const token = await signingTokenFromMailbox(f.ctx, email);
+      const { result: views, probes } = await probingHealth(f.ctx, async () => {
         const took: number[] = [];
         for (let i = 0; i < 5; i++) {
           const started = performance.now();
-          const view = await signingCall(ctx, token, '');
+          const view = await signingCall(f.ctx, token, '');
           took.push(performance.now() - started);
           expect(view.status).toBe(200);
           expect(view.body.pages).toEqual([]);
@@ -183,7 +177,7 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
       expectResponsive(probes);
       // The first view waited for the thread; the failure is stored, and no later view reads
       // the file again (a read takes seconds; a stored answer milliseconds).
-      const row = await ctx.db.kysely
+      const row = await f.ctx.db.kysely
         .selectFrom('documents')
         .select(['page_sizes', 'page_sizes_error'])
         .where('id', '=', id)
@@ -199,9 +193,9 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
     const file = objectStreamBombPdf();
     expect(file.length).toBeLessThan(256 * 1024);
     const rss = process.memoryUsage().rss;
-    const { result: res, probes } = await probingHealth(ctx, () =>
-      quickCreate(ctx, apiKey, {
-        tenantId,
+    const { result: res, probes } = await probingHealth(f.ctx, () =>
+      quickCreate(f.ctx, f.apiKey, {
+        tenantId: f.tenantId,
         file,
         signees: [{ email: uniqueEmail('objstm'), name: 'Obj Stm' }],
         extra: { fields: oneField },
@@ -220,14 +214,14 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
     async () => {
       const email = uniqueEmail('ihdr');
       await sentTo(makePdf(), [{ email, name: 'Double Header' }]);
-      const token = await signingTokenFromMailbox(ctx, email);
+      const token = await signingTokenFromMailbox(f.ctx, email);
       // Made before the probes start: compressing them takes the test's own event loop a while.
       const twice = pngDataUrl(doubleIhdrPng());
       const overlong = pngDataUrl(overlongIdatPng());
       const rss = process.memoryUsage().rss;
-      const { result, probes } = await probingHealth(ctx, async () => {
+      const { result, probes } = await probingHealth(f.ctx, async () => {
         const sign = (image: string) =>
-          signingCall(ctx, token, 'sign', { consent: true, signature: { type: 'drawn', image } });
+          signingCall(f.ctx, token, 'sign', { consent: true, signature: { type: 'drawn', image } });
         return { twice: await sign(twice), overlong: await sign(overlong) };
       });
       expect(result.twice.status).toBe(422);
@@ -239,7 +233,7 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
       expectResponsive(probes);
       expect(process.memoryUsage().rss - rss).toBeLessThan(200 * MB);
       // An honest drawing still signs.
-      const ok = await signingCall(ctx, token, 'sign', {
+      const ok = await signingCall(f.ctx, token, 'sign', {
         consent: true,
         signature: { type: 'drawn', image: pngDataUrl(honestPng(600, 200)) },
       });
@@ -249,7 +243,7 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
   it('makes the attached seal, drawn marks and all, on the sealing thread', RETRY, async () => {
     // The fallback of a seal that ran out of time: before, it ran on the event loop and
     // decoded every drawn mark there (a stored mark with a second, huge IHDR: 14.9 s).
-    const certificate = await loadOrCreateSealCertificate({ dataDir: ctx.config.dataDir });
+    const certificate = await loadOrCreateSealCertificate({ dataDir: f.ctx.config.dataDir });
     const original = makePdf({ pages: 2 });
     const mark = doubleIhdrPng(16 * MB);
     const signature = (n: number) => ({
@@ -258,7 +252,7 @@ describe.each(ENGINES)('untrusted files kept off the event loop on %s', (engine)
       signedAt: new Date().toISOString(),
       image: mark,
     });
-    const { result, probes } = await probingHealth(ctx, () =>
+    const { result, probes } = await probingHealth(f.ctx, () =>
       sealOffThread({
         original,
         originalSha256: createHash('sha256').update(original).digest('hex'),
