@@ -1,6 +1,7 @@
 import type { Db, DbOrTrx } from '../../db/handle.js';
 import { AppError, validationError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
+import { decodeKeyPair, encodeKeyPair } from '../../lib/cursor.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import * as repo from './folders.repo.js';
 import { MAX_FOLDER_DEPTH } from './folders.schemas.js';
@@ -117,21 +118,12 @@ export async function listFolders(
 }
 
 // The opaque cursor after a folder: its name and id, as documents' cursors hold a time and id.
-function encodeFolderCursor(folder: { name: string; id: string }) {
-  return Buffer.from(JSON.stringify([folder.name, folder.id])).toString('base64url');
-}
+const encodeFolderCursor = (folder: { name: string; id: string }) =>
+  encodeKeyPair(folder.name, folder.id);
 
 function decodeFolderCursor(cursor: string): { name: string; id: string } {
-  try {
-    const [name, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (typeof name === 'string' && typeof id === 'string') return { name, id };
-  } catch {
-    // fall through to the validation error
-  }
-  throw validationError(
-    [{ path: 'querystring.cursor', message: 'is not a cursor returned by this API' }],
-    'Invalid cursor.',
-  );
+  const [name, id] = decodeKeyPair(cursor);
+  return { name, id };
 }
 
 /** A folder of a tenant the caller belongs to. */
