@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestContext, type EngineName, type TestContext } from './context.js';
+import { writeSealP12 } from './seal-p12.js';
 
 /** A real SMTP listener on loopback that parses every message it accepts. */
 export type SmtpSink = {
@@ -59,5 +63,43 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
       throw new Error('no matching e-mail arrived');
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * A service on `engine` whose e-mail goes to a real SMTP listener, both started before the
+ * describe block's tests and closed after them; `env` may build on the listener's URL.
+ */
+export function useMailingContext(
+  engine: EngineName,
+  options: {
+    listen?: boolean;
+    env?: (smtpUrl: string) => Promise<Record<string, string>> | Record<string, string>;
+  } = {},
+): { ctx: TestContext; smtp: SmtpSink } {
+  const fixture = {} as { ctx: TestContext; smtp: SmtpSink };
+  beforeAll(async () => {
+    fixture.smtp = await startSmtpSink();
+    const env = (await options.env?.(fixture.smtp.url)) ?? { SMTP_URL: fixture.smtp.url };
+    fixture.ctx = await createTestContext(engine, { listen: options.listen, env });
+  });
+  afterAll(async () => {
+    await fixture.ctx?.close();
+    await fixture.smtp?.close();
+  });
+  return fixture;
+}
+
+/**
+ * What production needs to start on loopback, mailing `smtpUrl`: a random SECRET_KEY, a seal
+ * certificate, and the http: PUBLIC_URL of a test said out loud.
+ */
+export async function productionEnv(smtpUrl: string): Promise<Record<string, string>> {
+  return {
+    ESIGN_ENV: 'production',
+    SMTP_URL: smtpUrl,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    ...(await writeSealP12()),
+    ALLOW_INSECURE_PUBLIC_URL: 'true',
   };
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app.js';
@@ -9,8 +8,7 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenantViaHttp, createUser, uniqueEmail } from '../helpers/factories.js';
 import { deleteStaleRecipientSends } from '../../server/src/modules/mail/mail.repo.js';
-import { writeSealP12 } from '../helpers/seal-p12.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { productionEnv, startSmtpSink, useMailingContext, type SmtpSink } from '../helpers/smtp.js';
 
 // Issue 45, part 5: the red team's e-mail attacks, replayed through HTTP and counted at a
 // real SMTP listener.
@@ -41,18 +39,9 @@ function expectInert(mail: ParsedMail, label: string) {
 }
 
 describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
-  let ctx: TestContext;
-  let smtp: SmtpSink;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    ctx = await createTestContext(engine, { listen: true, env: { SMTP_URL: smtp.url } });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
-  });
+  const service = useMailingContext(engine, { listen: true });
 
-  const arrivedTo = (address: string) => smtp.messages.filter((m) => toOf(m) === address);
+  const arrivedTo = (address: string) => service.smtp.messages.filter((m) => toOf(m) === address);
   async function settle(address: string, expected: number) {
     const end = Date.now() + 15_000;
     while (arrivedTo(address).length < expected && Date.now() < end) {
@@ -63,7 +52,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
     return arrivedTo(address);
   }
   const signup = (email: string, remoteAddress: string, name = ATTACK) =>
-    ctx.app.inject({
+    service.ctx.app.inject({
       method: 'POST',
       url: '/api/auth/signup',
       payload: { email, password: 'a long enough password', name },
@@ -71,9 +60,9 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
     });
 
   it('lets 30 tenants × 5 invitations put only 3 e-mails in one mailbox', async () => {
-    const attacker = await createUser(ctx, { name: ATTACK });
+    const attacker = await createUser(service.ctx, { name: ATTACK });
     const tenants = await Promise.all(
-      Array.from({ length: 30 }, () => createTenantViaHttp(ctx, attacker.apiKey, ATTACK)),
+      Array.from({ length: 30 }, () => createTenantViaHttp(service.ctx, attacker.apiKey, ATTACK)),
     );
     const victim = uniqueEmail('victim');
     const answers = (
@@ -82,7 +71,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
           const out = [];
           for (let i = 0; i < 5; i++) {
             out.push(
-              await ctx.app.inject({
+              await service.ctx.app.inject({
                 method: 'POST',
                 url: `/api/tenants/${tenant.id}/members`,
                 headers: { 'x-api-key': attacker.apiKey },
@@ -104,7 +93,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
       expect(retryAfterOf(refused)).toBeLessThanOrEqual(3600);
     }
     // Refused means unchanged: three invitations and three e-mails exist for the address.
-    const rows = await ctx.db.kysely
+    const rows = await service.ctx.db.kysely
       .selectFrom('member_invitations')
       .select('id')
       .where('email', '=', victim)
@@ -126,7 +115,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
 
     // Another address is not held back by the first one's budget.
     const other = uniqueEmail('other');
-    const res = await ctx.app.inject({
+    const res = await service.ctx.app.inject({
       method: 'POST',
       url: `/api/tenants/${tenants[0].id}/members`,
       headers: { 'x-api-key': attacker.apiKey },
@@ -147,13 +136,13 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
       expect(refused.json().code).toBe('rate_limited');
       expect(retryAfterOf(refused)).toBeGreaterThan(0);
     }
-    const queued = await ctx.db.kysely
+    const queued = await service.ctx.db.kysely
       .selectFrom('emails')
       .select('to_address')
       .where('to_address', 'in', emails)
       .execute();
     expect(queued).toHaveLength(5);
-    const users = await ctx.db.kysely
+    const users = await service.ctx.db.kysely
       .selectFrom('users')
       .select('id')
       .where('email', 'in', emails)
@@ -198,7 +187,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
   it('sends one address at most 3 account e-mails an hour, answering alike past that', async () => {
     const email = uniqueEmail('unverified');
     expect((await signup(email, '192.0.2.1', 'Una')).statusCode).toBe(201);
-    const user = await ctx.db.kysely
+    const user = await service.ctx.db.kysely
       .selectFrom('users')
       .select('id')
       .where('email', '=', email)
@@ -206,8 +195,11 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
     const answers = [];
     for (let i = 0; i < 4; i++) {
       // As if the recovery spacing (1, 2, 4 … minutes) had passed each time.
-      await ctx.db.kysely.deleteFrom('account_events').where('user_id', '=', user.id).execute();
-      const res = await ctx.app.inject({
+      await service.ctx.db.kysely
+        .deleteFrom('account_events')
+        .where('user_id', '=', user.id)
+        .execute();
+      const res = await service.ctx.app.inject({
         method: 'POST',
         url: '/api/auth/resend-verification',
         payload: { email },
@@ -217,7 +209,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0].status).toBe(202);
-    const queued = await ctx.db.kysely
+    const queued = await service.ctx.db.kysely
       .selectFrom('emails')
       .select('id')
       .where('to_address', '=', email)
@@ -233,16 +225,16 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
       sent_at: JSON.stringify([new Date(Date.now() - ago).toISOString()]),
       updated_at: new Date(Date.now() - ago).toISOString(),
     });
-    await ctx.db.kysely
+    await service.ctx.db.kysely
       .insertInto('recipient_mail_limits')
       .values([row('stale-sweep-test', day + 60_000), row('fresh-sweep-test', day - 60_000)])
       .execute();
     await deleteStaleRecipientSends(
-      ctx.db.kysely,
-      ctx.db.engine,
+      service.ctx.db.kysely,
+      service.ctx.db.engine,
       new Date(Date.now() - day).toISOString(),
     );
-    const left = await ctx.db.kysely
+    const left = await service.ctx.db.kysely
       .selectFrom('recipient_mail_limits')
       .select('address_hash')
       .where('address_hash', 'like', '%-sweep-test')
@@ -255,7 +247,7 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
     // for a password reset and signs up again: neither e-mail speaks that name.
     const victim = uniqueEmail('victim');
     expect((await signup(victim, '192.0.2.100')).statusCode).toBe(201);
-    const reset = await ctx.app.inject({
+    const reset = await service.ctx.app.inject({
       method: 'POST',
       url: '/api/auth/password-reset',
       payload: { email: victim },
@@ -280,11 +272,11 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
 
   it('reminds one address at most 5 times an hour from all tenants together', async () => {
     const victim = uniqueEmail('signee');
-    const attacker = await createUser(ctx, { name: ATTACK });
+    const attacker = await createUser(service.ctx, { name: ATTACK });
     const documents: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const tenant = await createTenantViaHttp(ctx, attacker.apiKey, `Tenant ${i}`);
-      const created = await quickCreate(ctx, attacker.apiKey, {
+      const tenant = await createTenantViaHttp(service.ctx, attacker.apiKey, `Tenant ${i}`);
+      const created = await quickCreate(service.ctx, attacker.apiKey, {
         tenantId: tenant.id,
         signees: [{ email: victim, name: ATTACK }],
         extra: { name: ATTACK },
@@ -292,20 +284,21 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
       expect(created.status).toBe(201);
       const id = created.body.document.id as string;
       expect(
-        (await api(ctx, attacker.apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status,
+        (await api(service.ctx, attacker.apiKey, 'POST', `/api/documents/${id}/send-for-signing`))
+          .status,
       ).toBe(200);
       documents.push(id);
     }
     const statuses = [];
     for (const id of documents) {
-      const res = await api(ctx, attacker.apiKey, 'POST', `/api/documents/${id}/remind`);
+      const res = await api(service.ctx, attacker.apiKey, 'POST', `/api/documents/${id}/remind`);
       statuses.push(res.status);
       if (res.status !== 200) {
         expect(res.status).toBe(429);
         expect(res.body.code).toBe('rate_limited');
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
         // Nothing changed: no cooldown claimed, no reminder on the audit trail.
-        const doc = await api(ctx, attacker.apiKey, 'GET', `/api/documents/${id}`);
+        const doc = await api(service.ctx, attacker.apiKey, 'GET', `/api/documents/${id}`);
         expect(doc.body.document.reminderCooldownUntil).toBeNull();
       }
     }
@@ -324,31 +317,14 @@ describe.each(ENGINES)('e-mail abuse on %s', (engine) => {
 });
 
 describe.each(ENGINES)('a production tenant without credits, on %s', (engine) => {
-  let ctx: TestContext;
-  let smtp: SmtpSink;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    ctx = await createTestContext(engine, {
-      env: {
-        ESIGN_ENV: 'production',
-        SMTP_URL: smtp.url,
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        ...(await writeSealP12()),
-        ALLOW_INSECURE_PUBLIC_URL: 'true',
-      },
-    });
-  });
-  afterAll(async () => {
-    await ctx.close();
-    await smtp.close();
-  });
+  const service = useMailingContext(engine, { env: productionEnv });
 
   it('cannot invite anyone, and sends nothing, until it has credits', async () => {
-    const owner = await createUser(ctx);
-    const tenant = await createTenantViaHttp(ctx, owner.apiKey, ATTACK);
+    const owner = await createUser(service.ctx);
+    const tenant = await createTenantViaHttp(service.ctx, owner.apiKey, ATTACK);
     const stranger = uniqueEmail('stranger');
     const invite = () =>
-      ctx.app.inject({
+      service.ctx.app.inject({
         method: 'POST',
         url: `/api/tenants/${tenant.id}/members`,
         headers: { 'x-api-key': owner.apiKey },
@@ -359,13 +335,13 @@ describe.each(ENGINES)('a production tenant without credits, on %s', (engine) =>
     expect(refused.headers['content-type']).toContain('application/problem+json');
     expect(refused.json()).toMatchObject({ code: 'insufficient_credits', status: 402 });
     expect(refused.json().detail).toMatch(/without credits/);
-    const rows = await ctx.db.kysely
+    const rows = await service.ctx.db.kysely
       .selectFrom('member_invitations')
       .select('id')
       .where('tenant_id', '=', tenant.id)
       .execute();
     expect(rows).toEqual([]);
-    const queued = await ctx.db.kysely
+    const queued = await service.ctx.db.kysely
       .selectFrom('emails')
       .select('id')
       .where('to_address', '=', stranger)
@@ -373,14 +349,14 @@ describe.each(ENGINES)('a production tenant without credits, on %s', (engine) =>
     expect(queued).toEqual([]);
 
     // With credits, the same invitation goes out.
-    await ctx.db.kysely
+    await service.ctx.db.kysely
       .updateTable('tenants')
       .set({ credit_balance: 10 })
       .where('id', '=', tenant.id)
       .execute();
     expect((await invite()).statusCode).toBe(202);
-    await smtp.waitFor((m) => toOf(m) === stranger, 15_000);
-    expect(smtp.messages.filter((m) => toOf(m) === stranger)).toHaveLength(1);
+    await service.smtp.waitFor((m) => toOf(m) === stranger, 15_000);
+    expect(service.smtp.messages.filter((m) => toOf(m) === stranger)).toHaveLength(1);
   });
 });
 
