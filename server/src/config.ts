@@ -135,7 +135,7 @@ const envSchema = z.object({
   // balancer, not the service, closes an idle connection and never sends on a closing one.
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
   HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().positive().default(128),
-  HTTP_MAX_UPLOADS_PER_ADDRESS: z.coerce.number().int().positive().default(8),
+  HTTP_MAX_UPLOADS_PER_ADDRESS: z.coerce.number().int().positive().default(64),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().positive().optional(),
 });
 

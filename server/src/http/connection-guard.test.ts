@@ -42,7 +42,7 @@ describe('HTTP limits in the configuration', () => {
       requestTimeoutMs: 1_800_000,
       keepAliveTimeoutMs: 72_000,
       maxConnectionsPerAddress: 128,
-      maxUploadsPerAddress: 8,
+      maxUploadsPerAddress: 64,
       maxConnections: null,
     });
   });
