@@ -147,7 +147,7 @@ export async function logOut(deps: AccountDeps, token: string) {
 
 /** Makes an API key for this environment; the secret is returned once and only hashed. */
 /** How many API keys a user may hold at once (revoked ones do not count). */
-export const MAX_ACTIVE_API_KEYS = 50;
+const MAX_ACTIVE_API_KEYS = 50;
 
 /**
  * Makes an API key; its secret is in this answer only. A user holding MAX_ACTIVE_API_KEYS

@@ -215,7 +215,7 @@ for (const c of '\0\t\n\f\r ()<>[]{}/%') NAME_END[c.charCodeAt(0)] = 1;
  * itself a marker. A match anywhere (a revision no longer used, a page's text, binary data)
  * only means that the walk runs.
  */
-export function namesActiveContent(bytes: Uint8Array): boolean {
+function namesActiveContent(bytes: Uint8Array): boolean {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   if (LITERAL_MARKER.test(text)) return true;
   // Escaped names: from each #, back to the name's start and on to its end.

@@ -34,7 +34,7 @@ const verifyResponse = z.object({
 /** Verifications that may wait for a thread beyond those running. */
 export const VERIFY_WAITING = 4;
 /** How long an admitted request may take to upload its file before its connection is cut. */
-export const VERIFY_UPLOAD_MS = 60_000;
+const VERIFY_UPLOAD_MS = 60_000;
 
 /** POST /api/verify: is this PDF a document sealed by this service, untouched since? */
 export function registerVerifyRoutes(

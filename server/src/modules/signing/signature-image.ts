@@ -34,7 +34,7 @@ export function checkSignaturePng(image: Buffer): string | null {
 }
 
 /** The PNG's header and the size its image data must inflate to, or why it is refused. */
-export function readPngHeader(image: Buffer): { header: PngHeader } | { problem: string } {
+function readPngHeader(image: Buffer): { header: PngHeader } | { problem: string } {
   const problem = (text: string) => ({ problem: text });
   if (!image.subarray(0, 8).equals(PNG_MAGIC)) return problem('must be a PNG image');
   if (image.length < 33 || image.toString('latin1', 12, 16) !== 'IHDR') {
