@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { clientKeyOf } from './login-throttle.js';
 
 /**
  * Sign-ups allowed per client address and per network: each queues an e-mail to an address
@@ -25,6 +26,6 @@ export function networkKeyOf(ip: string): string {
   if (parsed.kind() === 'ipv4') {
     return `${(parsed as ipaddr.IPv4).octets.slice(0, 3).join('.')}.0/24`;
   }
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
-  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+  // An IPv6 client's /64, keyed as the login throttle keys it.
+  return clientKeyOf(ip);
 }
