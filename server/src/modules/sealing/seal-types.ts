@@ -86,3 +86,10 @@ export const ACTIVE_CONTENT_KINDS = [
   'embedded_files',
 ] as const;
 export type ActiveContentKind = (typeof ACTIVE_CONTENT_KINDS)[number];
+
+/**
+ * The associated file in every sealed PDF holding the machine-readable evidence (the audit
+ * trail as a hash chain, the field values, the signees' authentication, the original's hash):
+ * vouched for by the seal that covers it, like the attached original of an `attached` seal.
+ */
+export const EVIDENCE_FILE_NAME = 'evidence.json';
