@@ -10,7 +10,13 @@ export type Tenant = { id: string; name: string; role: TenantRole; createdAt: st
 export type Membership = { tenantId: string; userId: string; role: TenantRole; createdAt: string };
 
 export type DocumentStatus =
-  'draft' | 'in_process' | 'pending_seal' | 'signed' | 'declined' | 'cancelled';
+  | 'draft'
+  | 'in_process'
+  | 'pending_seal'
+  | 'seal_failed'
+  | 'signed'
+  | 'declined'
+  | 'cancelled';
 
 export type SignetDocument = {
   id: string;
@@ -38,6 +44,13 @@ export type SignetDocument = {
    * pages and seal appended), `attached` (the original attached unchanged).
    */
   sealMode: 'normalised' | 'incremental' | 'attached' | null;
+  /**
+   * The PAdES level the seal reached, null until signed; lower than the service's SEAL_LEVEL
+   * only when a time-stamp authority or revocation source stayed down through every retry.
+   */
+  sealLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null;
+  /** While `seal_failed`: why nothing could be sealed; `retrySeal` tries again. */
+  sealFailure: string | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };

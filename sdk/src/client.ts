@@ -4,6 +4,7 @@ import type {
   DocumentPage,
   DocumentStatus,
   DocumentDetail,
+  DocumentWithSignees,
   DocumentEdit,
   EventPage,
   Field,
@@ -51,6 +52,7 @@ export const SIGNET_API_ENDPOINTS = {
   putFields: ['PUT', '/api/documents/{documentId}/fields'],
   listDocuments: ['GET', '/api/documents'],
   sendForSigning: ['POST', '/api/documents/{documentId}/send-for-signing'],
+  retrySeal: ['POST', '/api/documents/{documentId}/seal'],
   updateDocument: ['PATCH', '/api/documents/{documentId}'],
   addSignee: ['POST', '/api/documents/{documentId}/signees'],
   updateSignee: ['PATCH', '/api/documents/{documentId}/signees/{signeeId}'],
@@ -338,6 +340,9 @@ export function createSignetClient(options: SignetClientOptions) {
       /** Sends a draft for signing; check `deliveries` as well as the status. */
       sendForSigning: (documentId: string, options: { idempotencyKey?: string } = {}) =>
         typed<SendForSigningResult>(call('sendForSigning', { documentId }, {}, options)),
+      /** Seals again a document in `seal_failed` (its `sealFailure` says why it failed). */
+      retrySeal: (documentId: string) =>
+        typed<DocumentWithSignees>(call('retrySeal', { documentId })),
     },
   };
 }

@@ -704,6 +704,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/documents/{documentId}/seal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seal again a document whose seal failed
+         * @description For a document in `seal_failed` (every attempt to seal it failed, `sealFailure` says why): moves it back to `pending_seal` and starts sealing it again, with a fresh budget of retries. 409 in any other status.
+         */
+        post: operations["retrySeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/documents/{documentId}/audit-trail": {
         parameters: {
             query?: never;
@@ -1132,7 +1152,7 @@ export interface components {
             folderId: string | null;
             name: string;
             /** @enum {string} */
-            status: "draft" | "in_process" | "pending_seal" | "signed" | "declined" | "cancelled";
+            status: "draft" | "in_process" | "pending_seal" | "seal_failed" | "signed" | "declined" | "cancelled";
             pinned: string | null;
             /** @description ISO 8601 UTC timestamp with milliseconds */
             createdAt: string;
@@ -1152,6 +1172,10 @@ export interface components {
             hash: string | null;
             /** @description How the sealed file was made, null until signed: normalised (the original rewritten as one clean file, values drawn on its pages), incremental (a signed original kept byte for byte, pages and seal appended), attached (the original attached unchanged to signature and audit pages) */
             sealMode: ("normalised" | "incremental" | "attached") | null;
+            /** @description The PAdES baseline level the seal reached, null until signed: B-B, B-T (time-stamped), B-LT (with the certificates and revocation data to validate it later), B-LTA (with an archive time stamp over those). Lower than SEAL_LEVEL only when an outside service stayed unreachable through every retry; the audit certificate says why. */
+            sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
+            /** @description While the status is seal_failed: why nothing could be sealed after every retry. POST /api/documents/{id}/seal retries. */
+            sealFailure: string | null;
             /** Format: uri */
             downloadUrl: string;
         };
@@ -4483,7 +4507,7 @@ export interface operations {
         parameters: {
             query: {
                 tenantId: string;
-                status?: "draft" | "in_process" | "pending_seal" | "signed" | "declined" | "cancelled";
+                status?: "draft" | "in_process" | "pending_seal" | "seal_failed" | "signed" | "declined" | "cancelled";
                 /** @description only the documents filed directly in this folder */
                 folderId?: string;
                 /** @description true: only pinned documents; false: only documents not pinned */
@@ -4985,6 +5009,113 @@ export interface operations {
             };
             /** @description problem+json with code `validation_failed` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retrySeal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "document": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "folderId": null,
+                     *         "name": "Master services agreement",
+                     *         "status": "in_process",
+                     *         "pinned": null,
+                     *         "createdAt": "2026-11-26T00:52:58.604Z",
+                     *         "updatedAt": "2026-11-26T00:52:58.636Z",
+                     *         "source": "uploaded",
+                     *         "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+                     *         "signingMethod": "email",
+                     *         "signingMessage": null,
+                     *         "signingOrderEnabled": null,
+                     *         "signingGroupsEnabled": false,
+                     *         "reminderCooldownUntil": null,
+                     *         "emailLanguage": "en",
+                     *         "file": "documents/51/01a21557-5b18-70ba-b25d-6ee920342351.original.pdf",
+                     *         "originalFile": "contract.pdf",
+                     *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
+                     *         "sealMode": null,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
+                     *       },
+                     *       "signees": [
+                     *         {
+                     *           "id": "01a21557-646d-7761-8816-c11de22576d9",
+                     *           "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *           "email": "ada@example.com",
+                     *           "name": "Ada Lovelace",
+                     *           "status": "pending",
+                     *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+                     *           "signingOrder": null,
+                     *           "signingGroupId": null,
+                     *           "signedAt": null,
+                     *           "invitedAt": "2026-11-26T00:52:58.644Z",
+                     *           "openedAt": null,
+                     *           "declinedAt": null,
+                     *           "declineReason": null,
+                     *           "createdAt": "2026-11-26T00:52:58.604Z",
+                     *           "updatedAt": "2026-11-26T00:52:58.644Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        document: components["schemas"]["Document"];
+                        signees: components["schemas"]["Signee"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,6 +5,8 @@ import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AppError } from './lib/errors.js';
 import { serve } from './main.js';
+import { findDocument, listSealFailures } from './modules/documents/documents.repo.js';
+import { reopenSeal } from './modules/documents/documents.service.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { cleanOrphanFiles } from './modules/storage/orphan-cleanup.js';
 import { createStorage } from './modules/storage/storage.js';
@@ -85,6 +87,51 @@ program
       await migrateToLatest(db);
       const balance = await grantCredits(db, { tenantId, amount });
       console.log(`Granted ${amount} credits to ${tenantId}; balance ${balance}.`);
+    } finally {
+      await db.close();
+    }
+  });
+
+const seal = program.command('seal').description('documents whose seal failed for good');
+
+seal
+  .command('failed')
+  .description('list the documents in seal_failed, and why')
+  .action(async () => {
+    const db = openDatabase(loadConfig());
+    try {
+      await migrateToLatest(db);
+      const rows = await listSealFailures(db.kysely);
+      for (const d of rows)
+        console.log(`${d.id}\t${d.tenant_id}\t${d.updated_at}\t${d.seal_failure ?? ''}`);
+      console.log(`${rows.length} document(s) whose seal failed.`);
+    } finally {
+      await db.close();
+    }
+  });
+
+seal
+  .command('retry')
+  .description('seal again a document in seal_failed (a running service picks it up)')
+  .argument('<documentId>', 'document id')
+  .action(async (documentId: string) => {
+    const db = openDatabase(loadConfig());
+    try {
+      await migrateToLatest(db);
+      const document = await findDocument(db.kysely, documentId);
+      const reopened =
+        document !== undefined &&
+        (await db.kysely
+          .transaction()
+          .execute((trx) => reopenSeal(trx, document, { actor: 'system' })));
+      if (!reopened) {
+        console.error(
+          `signet: ${documentId} is ${document ? `${document.status}, not seal_failed` : 'no document'}.`,
+        );
+        process.exitCode = 1;
+        return;
+      }
+      console.log(`${documentId} is pending_seal again; the seal job is queued.`);
     } finally {
       await db.close();
     }

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir } from './lib/private-dir.js';
+import { SEAL_LEVELS, type SealLevel } from './modules/sealing/seal-types.js';
 
 /** Every setting of the service, parsed and validated once from the environment. */
 export type Config = {
@@ -20,6 +21,8 @@ export type Config = {
   sealP12Path: string | null;
   sealP12Password: string | null;
   tsaUrl: string | null;
+  /** SEAL_LEVEL: the PAdES level seals aim for (B-T by default with a TSA_URL, else B-B). */
+  sealLevel: SealLevel;
   downloadUrlTtlSeconds: number;
   webhookAllowPrivateUrls: boolean;
   webhookRetryScheduleMs: number[];
@@ -93,6 +96,7 @@ const envSchema = z.object({
   SEAL_P12_PATH: z.string().optional(),
   SEAL_P12_PASSWORD: z.string().optional(),
   TSA_URL: z.url().optional(),
+  SEAL_LEVEL: z.enum(SEAL_LEVELS).optional(),
   DOWNLOAD_URL_TTL_SECONDS: z.coerce.number().int().positive().default(600),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool,
   WEBHOOK_RETRY_SCHEDULE_MS: z
@@ -172,6 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.SEAL_LEVEL && e.SEAL_LEVEL !== 'B-B' && !e.TSA_URL) {
+    throw new ConfigError(
+      `SEAL_LEVEL ${e.SEAL_LEVEL} needs a time-stamp authority: set TSA_URL, or SEAL_LEVEL=B-B.`,
+    );
+  }
   const production = e.ESIGN_ENV === 'production';
   if (production) {
     const missing = [
@@ -208,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealP12Path: e.SEAL_P12_PATH ?? null,
     sealP12Password: e.SEAL_P12_PASSWORD ?? null,
     tsaUrl: e.TSA_URL ?? null,
+    sealLevel: e.SEAL_LEVEL ?? (e.TSA_URL ? 'B-T' : 'B-B'),
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS ?? false,
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),

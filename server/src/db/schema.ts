@@ -211,7 +211,14 @@ export type DocumentsTable = {
   tenant_id: string;
   folder_id: string | null;
   name: string;
-  status: 'draft' | 'in_process' | 'pending_seal' | 'signed' | 'declined' | 'cancelled';
+  status:
+    | 'draft'
+    | 'in_process'
+    | 'pending_seal'
+    | 'seal_failed'
+    | 'signed'
+    | 'declined'
+    | 'cancelled';
   pinned: string | null;
   source: string;
   user_id: string;
@@ -230,6 +237,10 @@ export type DocumentsTable = {
   sealed_file: string | null;
   /** How the sealed file was made (seal-pdf.ts SealMode); null until sealed. */
   seal_mode: string | null;
+  /** The PAdES level the seal reached (seal-types.ts SealLevel); null until sealed. */
+  seal_level: string | null;
+  /** While `seal_failed`: why the last attempt could not seal anything. */
+  seal_failure: string | null;
   /** JSON [{width, height}]: each page as displayed; null until first read. */
   page_sizes: string | null;
   /** Why the pages could not be read (the 422's detail), once a read failed; else null. */

@@ -72,6 +72,11 @@ export function DocumentDetailPage(props: { documentId: string }) {
       await call('POST /api/documents/{documentId}/cancel', { params });
       setNotice('The document is cancelled; its signing links no longer work.');
     });
+  const retrySeal = () =>
+    run('Sealing again', async () => {
+      await call('POST /api/documents/{documentId}/seal', { params });
+      setNotice('Sealing again: the document is pending seal.');
+    });
   const remove = () =>
     run('Deleting', async () => {
       await call('DELETE /api/documents/{documentId}', { params });
@@ -174,6 +179,12 @@ export function DocumentDetailPage(props: { documentId: string }) {
               </button>
             </dd>
           </div>
+          {doc.sealLevel && (
+            <div>
+              <dt>Seal level</dt>
+              <dd>PAdES {doc.sealLevel}</dd>
+            </div>
+          )}
           {doc.hash && (
             <div className="wide">
               <dt>SHA-256</dt>
@@ -244,6 +255,17 @@ export function DocumentDetailPage(props: { documentId: string }) {
             {unsigned.length === 1 ? 'has' : 'have'} no signature field.{' '}
             <Link to={prepareUrl}>Add one in Prepare fields</Link>.
           </p>
+        )}
+        {doc.status === 'seal_failed' && (
+          <div className="form-error" role="alert">
+            <p>
+              <strong>Sealing failed:</strong> {doc.sealFailure ?? 'every attempt failed.'} The
+              signatures are kept; seal it again once the cause is put right.
+            </p>
+            <button type="button" className="button primary" disabled={busy} onClick={retrySeal}>
+              Retry sealing
+            </button>
+          </div>
         )}
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={failure} />

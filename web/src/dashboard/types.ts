@@ -34,6 +34,7 @@ export const DOCUMENT_STATUSES: DocumentStatus[] = [
   'draft',
   'in_process',
   'pending_seal',
+  'seal_failed',
   'signed',
   'declined',
   'cancelled',

@@ -22,6 +22,8 @@ export type AuditAction =
   | 'declined'
   | 'cancelled'
   | 'sealed'
+  | 'seal failed'
+  | 'seal retried'
   | 'copy downloaded'
   | 'copy links revoked';
 

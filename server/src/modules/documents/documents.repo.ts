@@ -37,12 +37,24 @@ export const DOCUMENT_COLUMNS = [
   'hash',
   'sealed_file',
   'seal_mode',
+  'seal_level',
+  'seal_failure',
   'page_sizes',
   'page_sizes_error',
   'search_text',
   'created_at',
   'updated_at',
 ] as const;
+
+/** Documents whose seal failed for good, oldest change first (`signet seal failed`). */
+export function listSealFailures(db: DbOrTrx) {
+  return db
+    .selectFrom('documents')
+    .select(['id', 'tenant_id', 'updated_at', 'seal_failure'])
+    .where('status', '=', 'seal_failed')
+    .orderBy('updated_at')
+    .execute();
+}
 
 /**
  * A document row, but its fields (fields.repo.ts reads and writes those): made of the columns

@@ -245,6 +245,30 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
       ),
   );
 
+  app.post(
+    '/api/documents/:documentId/seal',
+    {
+      onRequest,
+      schema: {
+        operationId: 'retrySeal',
+        summary: 'Seal again a document whose seal failed',
+        tags,
+        description:
+          'For a document in `seal_failed` (every attempt to seal it failed, `sealFailure` says why): moves it back to `pending_seal` and starts sealing it again, with a fresh budget of retries. 409 in any other status.',
+        params: documentParams,
+        response: { 200: documentWithSigneesSchema, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) =>
+      withSignees(
+        await documents.retrySeal(d, {
+          documentId: request.params.documentId,
+          userId: principalOf(request).userId,
+          origin: originOf(request),
+        }),
+      ),
+  );
+
   app.delete(
     '/api/documents/:documentId',
     {

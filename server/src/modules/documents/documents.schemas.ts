@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEAL_LEVELS } from '../sealing/seal-types.js';
 import { findNulCharacter } from '../../lib/nul-characters.js';
 import type { FieldError } from '../../lib/errors.js';
 import { fieldSchema, quickCreateFieldSchema } from '../fields/fields.schemas.js';
@@ -22,6 +23,7 @@ export const documentStatusSchema = z.enum([
   'draft',
   'in_process',
   'pending_seal',
+  'seal_failed',
   'signed',
   'declined',
   'cancelled',
@@ -56,6 +58,18 @@ export const documentSchema = z
       .nullable()
       .describe(
         'How the sealed file was made, null until signed: normalised (the original rewritten as one clean file, values drawn on its pages), incremental (a signed original kept byte for byte, pages and seal appended), attached (the original attached unchanged to signature and audit pages)',
+      ),
+    sealLevel: z
+      .enum(SEAL_LEVELS)
+      .nullable()
+      .describe(
+        'The PAdES baseline level the seal reached, null until signed: B-B, B-T (time-stamped), B-LT (with the certificates and revocation data to validate it later), B-LTA (with an archive time stamp over those). Lower than SEAL_LEVEL only when an outside service stayed unreachable through every retry; the audit certificate says why.',
+      ),
+    sealFailure: z
+      .string()
+      .nullable()
+      .describe(
+        'While the status is seal_failed: why nothing could be sealed after every retry. POST /api/documents/{id}/seal retries.',
       ),
     downloadUrl: z.url(),
   })

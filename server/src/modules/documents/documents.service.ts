@@ -1,6 +1,7 @@
 import type { SealMode } from '../sealing/seal-pdf.js';
+import type { SealLevel } from '../sealing/seal-types.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/handle.js';
+import type { Db, DbOrTrx } from '../../db/handle.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
@@ -8,7 +9,7 @@ import type { Storage } from '../storage/storage.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { listAudit, recordAudit, type RequestOrigin } from './audit.repo.js';
-import { isDeletable, moveDocument } from './lifecycle.js';
+import { isDeletable, moveDocument, type ChangeBy } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
 import { searchTerm, searchTextOf } from './search-text.js';
@@ -49,6 +50,8 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     originalFile: d.original_file,
     hash: d.hash,
     sealMode: d.status === 'signed' ? (d.seal_mode as SealMode | null) : null,
+    sealLevel: d.status === 'signed' ? (d.seal_level as SealLevel | null) : null,
+    sealFailure: d.status === 'seal_failed' ? d.seal_failure : null,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -172,6 +175,8 @@ export async function createDocument(
       hash: null,
       sealed_file: null,
       seal_mode: null,
+      seal_level: null,
+      seal_failure: null,
       page_sizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
       page_sizes_error: null,
       search_text: searchTextOf(name, input.signees),
@@ -285,6 +290,52 @@ export async function cancelDocument(
   });
   deps.wakeJobs();
   return getDocument(deps, input);
+}
+
+/**
+ * Seals again a document whose seal failed for good (`seal_failed`): back to `pending_seal`
+ * with a new seal job, its full budget of attempts. For when the outside fault that stopped it
+ * (a seal certificate that could not be read, storage that was down) has been put right.
+ */
+export async function retrySeal(
+  deps: DocumentDeps & { wakeJobs: () => void },
+  input: { documentId: string; userId: string; origin: RequestOrigin },
+) {
+  const { document } = await getDocument(deps, input);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, {
+      tenantId: document.tenant_id,
+      userId: input.userId,
+      action: 'document.manage',
+    });
+    if (
+      !(await reopenSeal(trx, document, { actor: `user:${input.userId}`, origin: input.origin }))
+    ) {
+      throw new AppError(
+        'invalid_status',
+        document.status === 'pending_seal'
+          ? 'The document is being sealed already.'
+          : 'Only a document whose seal failed can be sealed again.',
+      );
+    }
+  });
+  deps.wakeJobs();
+  return getDocument(deps, input);
+}
+
+/** retrySeal's move, for the operator's CLI too: false when the document is not `seal_failed`. */
+export function reopenSeal(
+  trx: DbOrTrx,
+  document: Pick<repo.DocumentRow, 'id' | 'tenant_id'>,
+  by: ChangeBy,
+): Promise<boolean> {
+  return moveDocument(trx, {
+    document,
+    move: 'retrySeal',
+    at: nowIso(),
+    set: { seal_failure: null },
+    by,
+  });
 }
 
 /** Deletes a document that is not being signed or sealed, and its files. */

@@ -28,6 +28,13 @@ export const DOCUMENT_MOVES = {
   complete: { from: 'in_process', to: 'pending_seal', audit: null },
   /** The seal job stored the sealed PDF. */
   seal: { from: 'pending_seal', to: 'signed', audit: 'sealed' },
+  /**
+   * The seal job's last attempt could not seal anything (not even at a lower level or with the
+   * original attached): visible, with a way out, rather than `pending_seal` for ever.
+   */
+  failSeal: { from: 'pending_seal', to: 'seal_failed', audit: 'seal failed' },
+  /** Someone asked to seal again (API, dashboard or CLI); also enqueues the seal job. */
+  retrySeal: { from: 'seal_failed', to: 'pending_seal', audit: 'seal retried' },
   /** A signee declined (their own move writes the audit entry). */
   decline: { from: 'in_process', to: 'declined', audit: null },
   /** The sender cancelled. */
@@ -53,12 +60,21 @@ export type ChangeBy = {
   details?: Record<string, unknown>;
 };
 
+/**
+ * Attempts of one seal job (seal.job.ts's backoff: 5 s doubling to 10 min, about 2.5 h in all);
+ * the last one seals at whatever level the outside services allow.
+ */
+export const SEAL_JOB_ATTEMPTS = 20;
+
 /** Signing links work only while the document is in process. */
 export function isOpenForSigning(status: DocumentStatus): boolean {
   return status === 'in_process';
 }
 
-/** A document being signed or sealed cannot be deleted (cancel it first). */
+/**
+ * A document being signed or sealed cannot be deleted (cancel it first); one whose seal failed
+ * can, by a sender who would rather start again than retry.
+ */
 export function isDeletable(status: DocumentStatus): boolean {
   return status !== 'in_process' && status !== 'pending_seal';
 }
@@ -107,8 +123,12 @@ export async function moveDocument(
       at: input.at,
     });
   }
-  if (input.move === 'complete') {
-    await enqueueJob(trx, { kind: SEAL_JOB, payload: { documentId: id }, maxAttempts: 20 });
+  if (input.move === 'complete' || input.move === 'retrySeal') {
+    await enqueueJob(trx, {
+      kind: SEAL_JOB,
+      payload: { documentId: id },
+      maxAttempts: SEAL_JOB_ATTEMPTS,
+    });
   }
   return true;
 }

@@ -1,5 +1,14 @@
 import type { SealCertificate } from './seal-certificate.js';
 
+/**
+ * PAdES baseline levels (ETSI EN 319 142-1), each adding to the one before: `B-B` a signature;
+ * `B-T` a time stamp on it from the time-stamp authority; `B-LT` the certificates and revocation
+ * data of the seal's and the time stamp's chains in a DSS after it; `B-LTA` a document time
+ * stamp over all of that.
+ */
+export const SEAL_LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+export type SealLevel = (typeof SEAL_LEVELS)[number];
+
 /** Kind of the durable job that seals a document. */
 export const SEAL_JOB = 'document.seal';
 
