@@ -80,6 +80,7 @@ type Routes = {
   'POST /api/documents/{documentId}/send-for-signing': { res: Api.SendForSigningResult };
   'POST /api/documents/{documentId}/remind': { res: Api.SendForSigningResult };
   'POST /api/documents/{documentId}/cancel': { res: Api.DocumentWithSignees };
+  'POST /api/documents/{documentId}/seal': { res: Api.DocumentWithSignees };
   'DELETE /api/documents/{documentId}': { res: undefined };
   'PATCH /api/documents/{documentId}': { body: Api.DocumentEdit; res: Api.DocumentDetail };
   'POST /api/documents/{documentId}/signees': { body: Api.SigneeInput; res: Api.SigneeChange };
