@@ -188,6 +188,7 @@ export async function buildApp(options: {
       storage,
       sandbox: config.env === 'sandbox',
       tsaUrl: config.tsaUrl,
+      sealLevel: config.sealLevel,
       certificate,
       logger: app.log,
       publicUrl: config.publicUrl,

@@ -179,12 +179,19 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
         LOAD_LIMIT_MS,
       );
     }
-    const onMessage = (answer: { result?: Res; error?: string; ready?: true }) => {
+    // An error the script reports keeps its name (seal.worker.mjs's OutsideFault, say): the
+    // caller tells a fault of the input from a fault of something outside it by that.
+    const onMessage = (answer: {
+      result?: Res;
+      error?: string;
+      errorName?: string;
+      ready?: true;
+    }) => {
       if (answer.ready === true) return startDeadline();
       finish(() =>
         'result' in answer
           ? job.resolve(answer.result as Res)
-          : job.reject(new Error(answer.error)),
+          : job.reject(Object.assign(new Error(answer.error), { name: answer.errorName ?? 'Error' })),
       );
     };
     // Out of memory is the input's doing: a 422 like the deadline. Any other end of the

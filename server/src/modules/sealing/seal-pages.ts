@@ -94,6 +94,8 @@ export function addAuditPages(
     removedActiveContent: ActiveContentKind[];
     /** How the sealed file was made (its seal mode, explained). */
     sealMode: string;
+    /** The PAdES level, and when lower than asked for, which and why. */
+    sealLevel: { level: string; requested?: string; reason?: string };
   },
   entries: SealAuditEntry[],
   fields: SealField[] = [],
@@ -111,6 +113,15 @@ export function addAuditPages(
     [m.sealedBy, details.sealSubject, fonts.regular],
     [m.sealFingerprint, details.sealFingerprint, fonts.mono],
     [m.sealedAs, details.sealMode, fonts.regular],
+    [
+      m.sealLevel,
+      format(details.sealLevel.requested ? m.sealLevelLower : m.sealLevelValue, {
+        level: details.sealLevel.level,
+        requested: details.sealLevel.requested ?? '',
+        reason: details.sealLevel.reason ?? '',
+      }),
+      fonts.regular,
+    ],
   ];
   if (details.removedActiveContent.length > 0) {
     const removed = describeActiveContent(details.removedActiveContent);

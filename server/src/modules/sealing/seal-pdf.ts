@@ -1,5 +1,5 @@
 import { KeyObject, createHash, sign as signSync } from 'node:crypto';
-import { HttpTimestampAuthority, P12Signer, PDF, type PDFPage, type Signer } from '@libpdf/core';
+import { P12Signer, PDF, type PDFPage, type Signer } from '@libpdf/core';
 import {
   describeActiveContent,
   hasXfaForm,
@@ -13,10 +13,10 @@ import { readPageGeometry } from './page-geometry.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { drawFieldValues } from './seal-fields.js';
-import { signPdf } from './pades-signature.js';
 import { embedSealFonts, type SealFonts } from './seal-fonts.js';
 import { addAuditPages, addSignaturePages, type PageSize } from './seal-pages.js';
-import type { SealPdfInput } from './seal-types.js';
+import { LevelShortfall, signAtLevel, type LevelChoice } from './seal-levels.js';
+import type { SealLevel, SealPdfInput } from './seal-types.js';
 
 export type { SealAuditEntry, SealPdfInput, SealSignature } from './seal-types.js';
 
@@ -24,11 +24,6 @@ export type { SealAuditEntry, SealPdfInput, SealSignature } from './seal-types.j
 export const SEAL_FIELD_NAME = 'Signet seal';
 const A4: PageSize = { width: 595.28, height: 841.89 };
 const LETTER: PageSize = { width: 612, height: 792 };
-// Room for the CMS: a seal certificate with a few intermediates; a TSA token adds its
-// own certificate chain. Unused room is zero padding, twice its size in hex.
-const SIGNATURE_RESERVE_BYTES = 12_288;
-const TIMESTAMPED_RESERVE_BYTES = 24_576;
-const TSA_TIMEOUT_MS = 15_000;
 
 // By fingerprint: a sealing thread receives a copy of the certificate with every document.
 const signers = new Map<string, Promise<Signer>>();
@@ -46,8 +41,8 @@ const signers = new Map<string, Promise<Signer>>();
  */
 export type SealMode = 'normalised' | 'incremental' | 'attached';
 
-/** A sealed file and how it was made. */
-export type Sealed = { bytes: Uint8Array; mode: SealMode };
+/** A sealed file, how it was made and the PAdES level it reached. */
+export type Sealed = { bytes: Uint8Array; mode: SealMode; level: SealLevel };
 
 /**
  * Returns the original pages (sandbox-marked if `sandbox`, without active content: see
@@ -67,20 +62,43 @@ export async function sealPdf(
   if (actualSha256 !== input.originalSha256.toLowerCase()) {
     throw new Error(`originalSha256 does not match the original (got ${actualSha256})`);
   }
-  if (options.attachOnly) return sealAttached(input, sealedAt, new Error(options.attachOnly));
+  const requested = input.level ?? (input.tsaUrl ? 'B-T' : 'B-B');
+  let choice: LevelChoice = { level: requested };
+  for (;;) {
+    try {
+      return await sealAt(input, sealedAt, options, choice);
+    } catch (err) {
+      // An outside service (the time-stamp authority, a revocation source) failed: the seal
+      // job retries (the fault, never the document, is reported). On its last attempt
+      // (`settle`) the document is sealed at the level reached, and its certificate says so.
+      if (!(err instanceof LevelShortfall)) throw err;
+      if (!input.settle) throw err.fault;
+      choice = { level: err.reached, requested, reason: err.fault.message.slice(0, 300) };
+    }
+  }
+}
+
+async function sealAt(
+  input: SealPdfInput,
+  sealedAt: Date,
+  options: { attachOnly?: string },
+  choice: LevelChoice,
+): Promise<Sealed> {
+  if (options.attachOnly) {
+    return sealAttached(input, sealedAt, choice, new Error(options.attachOnly));
+  }
   try {
-    return await sealOriginal(input, sealedAt);
+    return await sealOriginal(input, sealedAt, choice);
   } catch (err) {
     // Uploads are opened once before they are accepted, so this is for what opens but cannot
     // be rewritten (objects our writer refuses): the signatures are real, so it is sealed as a
     // certificate with the original attached unchanged, and the document says so (sealMode,
-    // its audit trail, the log). What also fails that way (a TSA that is down) is not about the
-    // original: the first error is the cause.
-    if (!startsWithPdfHeader(input.original)) throw err;
+    // its audit trail, the log). A fault of a service outside the document is no reason to.
+    if (err instanceof LevelShortfall || !startsWithPdfHeader(input.original)) throw err;
     try {
-      return await sealAttached(input, sealedAt, err);
-    } catch {
-      throw err;
+      return await sealAttached(input, sealedAt, choice, err);
+    } catch (again) {
+      throw again instanceof LevelShortfall ? again : err;
     }
   }
 }
@@ -88,13 +106,19 @@ export async function sealPdf(
 /** The attachment that carries the original in a seal made without modifying it. */
 export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
 
-async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
+async function sealOriginal(
+  input: SealPdfInput,
+  sealedAt: Date,
+  choice: LevelChoice,
+): Promise<Sealed> {
   let pdf = await PDF.load(input.original);
   if (pdf.isEncrypted && !pdf.isAuthenticated) throw new Error('A password is needed to open it');
   if (pdf.getPageCount() === 0) throw new Error('Cannot seal a PDF without pages');
   // The byte scan spares nearly every original reading its form.
   const signed = carriesSignatures(input.original) && hasSignedFields(pdf);
-  if (signed && incrementalUpdateAllowed(pdf)) return sealIncrementally(pdf, input, sealedAt);
+  if (signed && incrementalUpdateAllowed(pdf)) {
+    return sealIncrementally(pdf, input, sealedAt, choice);
+  }
 
   // What a viewer would run or open unasked was never shown on the signing page: the sealed
   // copy holds what the signees saw, and its audit certificate names what was removed. An XFA
@@ -129,7 +153,7 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
     ...(decrypted ? ['its permissions-only encryption removed'] : []),
     ...(signed ? ['its earlier signatures could not be kept: it had to be repaired'] : []),
   ];
-  const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, {
+  const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, choice, {
     note: null,
     removedActiveContent: removed,
     fieldsDrawn: Boolean(input.fields?.length),
@@ -138,7 +162,7 @@ async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed
       ? `the original rewritten as one clean file (${notes.join('; ')})`
       : 'the original rewritten as one clean file',
   });
-  return { bytes, mode: 'normalised' };
+  return { bytes, mode: 'normalised', level: choice.level };
 }
 
 const REMOVE = { action: 'remove' };
@@ -157,11 +181,16 @@ function hasSignedFields(pdf: PDF): boolean {
 // A signed original is appended to, so that its signatures stay valid: nothing is drawn into
 // its pages and nothing removed from it (a change a validator would report as made after
 // signing); field values and sandbox marks go on the appended pages.
-async function sealIncrementally(pdf: PDF, input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
+async function sealIncrementally(
+  pdf: PDF,
+  input: SealPdfInput,
+  sealedAt: Date,
+  choice: LevelChoice,
+): Promise<Sealed> {
   const found = scanActiveContent(pdf, { strip: false, bytes: input.original });
   const fonts = embedSealFonts(pdf);
   const size = appendixPageSize(pdf, pdf.getPage(0)!);
-  const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, {
+  const bytes = await appendAndSign(pdf, fonts, input, sealedAt, size, choice, {
     note: null,
     removedActiveContent: [],
     fieldsDrawn: false,
@@ -172,7 +201,7 @@ async function sealIncrementally(pdf: PDF, input: SealPdfInput, sealedAt: Date):
         : ''
     }`,
   });
-  return { bytes, mode: 'incremental' };
+  return { bytes, mode: 'incremental', level: choice.level };
 }
 
 /**
@@ -187,7 +216,12 @@ function incrementalUpdateAllowed(pdf: PDF): boolean {
 }
 
 // The fallback: a new PDF of the signature and audit pages, the original as an embedded file.
-async function sealAttached(input: SealPdfInput, sealedAt: Date, cause: unknown): Promise<Sealed> {
+async function sealAttached(
+  input: SealPdfInput,
+  sealedAt: Date,
+  choice: LevelChoice,
+  cause: unknown,
+): Promise<Sealed> {
   const pdf = PDF.create();
   const reason = cause instanceof Error ? cause.message : String(cause);
   pdf.attachments.add(ATTACHED_ORIGINAL_NAME, input.original, {
@@ -198,14 +232,14 @@ async function sealAttached(input: SealPdfInput, sealedAt: Date, cause: unknown)
         500,
       ),
   });
-  const bytes = await appendAndSign(pdf, embedSealFonts(pdf), input, sealedAt, A4, {
+  const bytes = await appendAndSign(pdf, embedSealFonts(pdf), input, sealedAt, A4, choice, {
     note: 'the original is attached unchanged',
     removedActiveContent: [],
     fieldsDrawn: false,
     mode: 'attached',
     modeNote: `the original attached unchanged as ${ATTACHED_ORIGINAL_NAME}: it could not be modified (${reason.slice(0, 200)})`,
   });
-  return { bytes, mode: 'attached' };
+  return { bytes, mode: 'attached', level: choice.level };
 }
 
 async function appendAndSign(
@@ -214,6 +248,7 @@ async function appendAndSign(
   input: SealPdfInput,
   sealedAt: Date,
   size: PageSize,
+  choice: LevelChoice,
   how: {
     /** Added to the signature's reason. */
     note: string | null;
@@ -247,6 +282,7 @@ async function appendAndSign(
       sealFingerprint: input.certificate.fingerprint,
       removedActiveContent,
       sealMode: `${how.mode}: ${how.modeNote}`,
+      sealLevel: choice,
     },
     input.auditEntries,
     input.fields ?? [],
@@ -259,16 +295,17 @@ async function appendAndSign(
   const reason = input.sandbox
     ? 'Sealed by Signet in the sandbox; not legally binding'
     : 'Sealed by Signet after all signatures were collected';
-  return signPdf(pdf, {
-    signer: await signerFor(input.certificate),
-    fieldName: freeFieldName(pdf),
-    reason: note ? `${reason}; ${note}` : reason,
-    signingTime: sealedAt,
-    reservedBytes: input.tsaUrl ? TIMESTAMPED_RESERVE_BYTES : SIGNATURE_RESERVE_BYTES,
-    timestampAuthority: input.tsaUrl
-      ? new HttpTimestampAuthority(input.tsaUrl, { timeout: TSA_TIMEOUT_MS })
-      : undefined,
-  });
+  return signAtLevel(
+    pdf,
+    {
+      signer: await signerFor(input.certificate),
+      fieldName: freeFieldName(pdf),
+      reason: note ? `${reason}; ${note}` : reason,
+      signingTime: sealedAt,
+    },
+    choice,
+    input.tsaUrl,
+  );
 }
 
 function startsWithPdfHeader(bytes: Uint8Array): boolean {

@@ -72,8 +72,15 @@ export type SealPdfInput = {
   /** Marks every page `SANDBOX - NOT LEGALLY BINDING`. */
   sandbox: boolean;
   certificate: SealCertificate;
-  /** RFC 3161 time-stamp authority; when set the seal is PAdES B-T instead of B-B. */
+  /** RFC 3161 time-stamp authority: needed for every level above B-B. */
   tsaUrl?: string;
+  /** The PAdES level to seal at (SEAL_LEVEL); B-T with a `tsaUrl`, else B-B, when absent. */
+  level?: SealLevel;
+  /**
+   * The seal job's last attempt: when an outside service fails, seal at the highest level
+   * reached (the certificate says which and why) instead of failing for a retry.
+   */
+  settle?: boolean;
   /** Time written on the audit certificate and into the signature; defaults to now. */
   sealedAt?: Date;
 };

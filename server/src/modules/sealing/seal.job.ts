@@ -10,7 +10,7 @@ import { queueSignedCopies, signedFilename } from '../documents/after-signing.js
 import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { SEAL_JOB, type SealField, type SealPdfInput } from './seal-types.js';
+import { SEAL_JOB, type SealField, type SealLevel, type SealPdfInput } from './seal-types.js';
 import { sealOffThread, type SealJobInput } from './seal-worker.js';
 import { AppError } from '../../lib/errors.js';
 import { listFields } from '../fields/fields.repo.js';
@@ -21,6 +21,8 @@ export type SealDeps = {
   storage: Storage;
   sandbox: boolean;
   tsaUrl: string | null;
+  /** SEAL_LEVEL: the PAdES level seals aim for. */
+  sealLevel: SealLevel;
   certificate: () => Promise<SealCertificate>;
   logger: FastifyBaseLogger;
   /** {base_url}: links in the completion e-mails. */
@@ -36,7 +38,11 @@ export type SealDeps = {
  * to signed in one transaction. Safe to run twice: a document no longer in pending_seal is
  * left alone, and a rerun after a crash overwrites the same sealed file before committing.
  */
-export async function sealDocument(deps: SealDeps, documentId: string): Promise<void> {
+export async function sealDocument(
+  deps: SealDeps,
+  documentId: string,
+  options: { settle?: boolean } = {},
+): Promise<void> {
   const document = await repo.findDocument(deps.db.kysely, documentId);
   if (!document || document.status !== 'pending_seal') return;
   const signees = await repo.listSignees(deps.db.kysely, documentId);
@@ -77,6 +83,8 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
     sandbox: deps.sandbox,
     certificate,
     tsaUrl: deps.tsaUrl ?? undefined,
+    level: deps.sealLevel,
+    settle: options.settle,
   };
   const job: SealJobInput = originalPath
     ? { ...input, originalPath }
@@ -94,6 +102,12 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
       return sealOffThread(withoutDrawnMarks(attached));
     });
   });
+  if (sealed.level !== deps.sealLevel) {
+    deps.logger.warn(
+      { documentId: document.id, sealLevel: sealed.level, requested: deps.sealLevel },
+      'an outside service stayed down through every retry: sealed at a lower level',
+    );
+  }
   if (sealed.mode === 'attached') {
     deps.logger.warn(
       { documentId: document.id, sealMode: sealed.mode },
@@ -112,10 +126,16 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
       document,
       move: 'seal',
       at: now,
-      set: { sealed_file: key, hash, seal_mode: sealed.mode },
+      set: { sealed_file: key, hash, seal_mode: sealed.mode, seal_level: sealed.level },
       by: {
         actor: 'system',
-        details: { sha256: hash, sandbox: deps.sandbox, sealMode: sealed.mode },
+        details: {
+          sha256: hash,
+          sandbox: deps.sandbox,
+          sealMode: sealed.mode,
+          sealLevel: sealed.level,
+          ...(sealed.level !== deps.sealLevel ? { requestedLevel: deps.sealLevel } : {}),
+        },
       },
     });
     // Every signee and the sender get the signed copy: queued with the move, so exactly once.
@@ -223,6 +243,38 @@ export function sealJob(deps: SealDeps) {
     kind: SEAL_JOB,
     payload: z.object({ documentId: z.string() }),
     backoffMs: (attempt) => Math.min(5_000 * 2 ** (attempt - 1), 10 * 60_000),
-    handle: async ({ documentId }) => sealDocument(deps, documentId),
+    handle: async ({ documentId }, { job, attempt }) => {
+      // The last attempt seals at whatever level the outside services allow; if even that
+      // fails, the document moves to seal_failed, where it can be retried, not pending_seal
+      // for ever.
+      const last = attempt >= job.max_attempts;
+      try {
+        await sealDocument(deps, documentId, { settle: last });
+      } catch (err) {
+        if (last) await giveUp(deps, documentId, err);
+        throw err;
+      }
+    },
   });
+}
+
+async function giveUp(deps: SealDeps, documentId: string, err: unknown): Promise<void> {
+  const document = await repo.findDocument(deps.db.kysely, documentId);
+  if (!document) return;
+  const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  const moved = await deps.db.kysely
+    .transaction()
+    .execute((trx) =>
+      moveDocument(trx, {
+        document,
+        move: 'failSeal',
+        at: nowIso(),
+        set: { seal_failure: reason },
+        by: { actor: 'system', details: { reason } },
+      }),
+    );
+  if (moved) {
+    deps.logger.error({ documentId, err }, 'the seal failed for good: the document is seal_failed');
+    deps.wakeJobs();
+  }
 }

@@ -23,6 +23,9 @@ parentPort.on('message', async (input) => {
     seals++;
     parentPort.postMessage({ result: sealed }, [sealed.bytes.buffer]);
   } catch (err) {
-    parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });
+    parentPort.postMessage({
+      error: err instanceof Error ? err.message : String(err),
+      errorName: err instanceof Error ? err.name : undefined,
+    });
   }
 });
