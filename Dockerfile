@@ -9,6 +9,8 @@
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# `npm ci` runs the postinstall script, patch-package: it applies patches/ to node_modules.
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
