@@ -94,6 +94,8 @@ export function addAuditPages(
     removedActiveContent: ActiveContentKind[];
     /** How the sealed file was made (its seal mode, explained). */
     sealMode: string;
+    /** Further facts after these (the standalone certificate's: audit-certificate.ts). */
+    more?: Array<{ label: string; value: string; mono?: boolean }>;
   },
   entries: SealAuditEntry[],
   fields: SealField[] = [],
@@ -115,6 +117,9 @@ export function addAuditPages(
   if (details.removedActiveContent.length > 0) {
     const removed = describeActiveContent(details.removedActiveContent);
     facts.push([m.removedBeforeSealing, format(m.removedNote, { removed }), fonts.regular]);
+  }
+  for (const fact of details.more ?? []) {
+    facts.push([fact.label, fact.value, fact.mono ? fonts.mono : fonts.regular]);
   }
   for (const [label, value, font] of facts) {
     write(page.canvas, fonts.bold, label, MARGIN, y - 12, 8, MUTED);

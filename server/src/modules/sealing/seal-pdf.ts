@@ -24,9 +24,11 @@ export type { SealAuditEntry, SealPdfInput, SealSignature } from './seal-types.j
 export const SEAL_FIELD_NAME = 'Signet seal';
 const A4: PageSize = { width: 595.28, height: 841.89 };
 const LETTER: PageSize = { width: 612, height: 792 };
-// Room for the CMS: a seal certificate with a few intermediates; a TSA token adds its
-// own certificate chain. Unused room is zero padding, twice its size in hex.
-const SIGNATURE_RESERVE_BYTES = 12_288;
+/**
+ * Room for the CMS: a seal certificate with a few intermediates; a TSA token adds its own
+ * certificate chain. Unused room is zero padding, twice its size in hex.
+ */
+export const SIGNATURE_RESERVE_BYTES = 12_288;
 const TIMESTAMPED_RESERVE_BYTES = 24_576;
 const TSA_TIMEOUT_MS = 15_000;
 
@@ -275,8 +277,11 @@ function startsWithPdfHeader(bytes: Uint8Array): boolean {
   return /%PDF-\d\.\d/.test(Buffer.from(bytes.subarray(0, 1024)).toString('latin1'));
 }
 
-// Parsing a P12 costs ~100 ms (key derivation); a process seals with one certificate.
-function signerFor(certificate: SealCertificate): Promise<Signer> {
+/**
+ * The seal certificate's signer, made once per certificate: parsing a P12 costs ~100 ms (key
+ * derivation), and a process seals with one certificate.
+ */
+export function signerFor(certificate: SealCertificate): Promise<Signer> {
   const key = `${certificate.fingerprint}:${certificate.password}`;
   let signer = signers.get(key);
   if (!signer) {

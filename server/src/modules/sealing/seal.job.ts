@@ -134,10 +134,12 @@ export async function sealDocument(deps: SealDeps, documentId: string): Promise<
   if (moved) deps.wakeJobs();
 }
 
-// The document's fields with what to draw: each signee's marks read once, dates written in
-// the document's language.
-async function sealFields(
-  deps: SealDeps,
+/**
+ * The document's fields with what to draw: each signee's marks read once, dates written in
+ * the document's language. Also listed by the audit certificate alone (audit-certificate.ts).
+ */
+export async function sealFields(
+  deps: Pick<SealDeps, 'db' | 'storage'>,
   document: repo.DocumentRow,
   signees: repo.SigneeRow[],
 ): Promise<SealField[]> {
@@ -206,8 +208,8 @@ function withoutDrawnMarks(job: SealJobInput): SealJobInput {
   };
 }
 
-// The certificate page names people, not internal ids.
-function describeActor(actor: string, signees: repo.SigneeRow[]): string {
+/** An audit entry's actor as the certificate names it: people, not internal ids. */
+export function describeActor(actor: string, signees: repo.SigneeRow[]): string {
   const [kind, id] = actor.split(':');
   if (kind === 'signee') {
     const s = signees.find((x) => x.id === id);
