@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignetClient, SignetApiError } from '../../sdk/src/index.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
@@ -147,12 +148,21 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
     expect(tool('pdfsig', [], bytes).stdout).toContain('Signature is Valid.');
   });
 
-  it('a draft: 409 document_not_sent', async () => {
+  it('a draft: 409 document_not_sent; the SDK answers the bytes or a SignetApiError', async () => {
     const doc = await draft([{ email: unique('dan'), name: 'Dan Draft' }]);
     const { res, bytes } = await certificate(doc.id);
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(JSON.parse(bytes.toString()).code).toBe('document_not_sent');
+
+    const client = createSignetClient({ baseUrl: ctx.baseUrl, apiKey: owner.apiKey });
+    const refused = await client.documents.getAuditCertificate(doc.id).catch((err) => err);
+    expect(refused).toBeInstanceOf(SignetApiError);
+    expect((refused as SignetApiError).code).toBe('document_not_sent');
+    await api(ctx, owner.apiKey, 'POST', `/api/documents/${doc.id}/send-for-signing`);
+    const pdf = await client.documents.getAuditCertificate(doc.id);
+    expect(Buffer.from(pdf.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+    expect(text(Buffer.from(pdf))).toContain(doc.originalSha256);
   });
 
   it("another tenant's document: 404; no credentials: 401; the dashboard session works", async () => {
