@@ -96,8 +96,11 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
     const sig = tool('pdfsig', [], bytes);
     expect(sig.stdout).toContain('Signature Validation: Signature is Valid.');
     expect(sig.stdout).toContain('ETSI.CAdES.detached');
-    // The seal certificate vouches for it; POST /api/verify knows only sealed documents' hashes.
-    expect((await verify(bytes)).status).toBe('unknown');
+    // The service knows the certificates it made: verifying one names its document.
+    expect(await verify(bytes)).toMatchObject({ status: 'sealed', documentId: doc.id });
+    const altered = Buffer.from(bytes);
+    altered[200] ^= 1;
+    expect((await verify(altered)).status).toBe('altered');
   });
 
   it('speaks the document language: German', async () => {

@@ -18,6 +18,7 @@ import * as m0015finishedJobs from './migrations/0015-finished-jobs.js';
 import * as m0016recipientMailLimits from './migrations/0016-recipient-mail-limits.js';
 import * as m0017scopedSearchCopyViews from './migrations/0017-scoped-search-copy-views.js';
 import * as m0018pageSizesError from './migrations/0018-page-sizes-error.js';
+import * as m0019issuedCertificates from './migrations/0019-issued-certificates.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-recipient-mail-limits': m0016recipientMailLimits,
   '0017-scoped-search-copy-views': m0017scopedSearchCopyViews,
   '0018-page-sizes-error': m0018pageSizesError,
+  '0019-issued-certificates': m0019issuedCertificates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

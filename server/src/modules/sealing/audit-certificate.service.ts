@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Db } from '../../db/handle.js';
 import { AppError } from '../../lib/errors.js';
+import { nowIso } from '../../lib/ids.js';
 import { listAudit } from '../documents/audit.repo.js';
 import { pdfFilename } from '../documents/after-signing.js';
 import * as repo from '../documents/documents.repo.js';
@@ -9,6 +11,7 @@ import type { AuditCertificateInput } from './audit-certificate.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { describeActor, sealFields } from './seal.job.js';
 import { buildCertificateOffThread } from './seal-worker.js';
+import { recordIssuedCertificate } from './issued-certificates.repo.js';
 
 /** What making an audit certificate needs. */
 export type AuditCertificateDeps = {
@@ -81,9 +84,7 @@ export async function makeAuditCertificate(
         ip: e.ip,
         userAgent: e.userAgent,
       })),
-      fields: fields.map((f) =>
-        f.mark?.image ? { ...f, mark: { ...f.mark, image: DRAWN } } : f,
-      ),
+      fields: fields.map((f) => (f.mark?.image ? { ...f, mark: { ...f.mark, image: DRAWN } } : f)),
       sealed: signed
         ? {
             at: sealedEntry?.createdAt ?? null,
@@ -97,6 +98,13 @@ export async function makeAuditCertificate(
       certificate,
     };
     const bytes = await buildCertificateOffThread(certificateInput);
+    // Verifying it (POST /api/verify, `signet verify`) then answers `sealed` with its document.
+    await recordIssuedCertificate(deps.db.kysely, {
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      documentId: document.id,
+      tenantId: document.tenant_id,
+      at: nowIso(),
+    });
     return { bytes, filename: certificateFilename(document) };
   } finally {
     inFlight--;
