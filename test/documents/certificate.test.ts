@@ -9,7 +9,12 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
-import { signAsOnlySignee, signingCall, signingTokenFromMailbox } from '../helpers/signing.js';
+import {
+  signAsOnlySignee,
+  signingCall,
+  signingTokenFromMailbox,
+  TINY_PNG,
+} from '../helpers/signing.js';
 
 describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => {
   let ctx: TestContext;
@@ -28,17 +33,25 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
   });
 
   const unique = (label: string) => `${label}${Math.random().toString(36).slice(2, 7)}@ex.io`;
-  const draft = async (signees: Array<{ email: string; name: string }>, name = 'Lease') => {
+  const draft = async (
+    signees: Array<{ email: string; name: string }>,
+    name = 'Lease',
+    fields?: unknown[],
+  ) => {
     const file = makePdf({ pages: 2, title: name });
     const created = await quickCreate(ctx, owner.apiKey, {
       tenantId,
       file,
       filename: `${name}.pdf`,
       signees,
-      extra: { name },
+      extra: { name, ...(fields ? { fields: JSON.stringify(fields) } : {}) },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return { id: created.body.document.id as string, originalSha256: sha256(file) };
+    return {
+      id: created.body.document.id as string,
+      originalSha256: sha256(file),
+      fields: (created.body.fields ?? []) as Array<{ id: string; type: string }>,
+    };
   };
   const certificate = async (id: string, headers: Record<string, string> = {}) => {
     const res = await fetch(`${ctx.baseUrl}/api/documents/${id}/certificate`, {
@@ -123,20 +136,31 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
     expect(page).not.toContain('Audit certificate');
   });
 
-  it('an in_process document: the trail so far, no sealed hash', async () => {
+  it('an in_process document: the trail and the fields so far, no sealed hash', async () => {
     const [ana, ben] = [unique('ana'), unique('ben')];
-    const doc = await draft([
-      { email: ana, name: 'Ana Alpha' },
-      { email: ben, name: 'Ben Beta' },
-    ]);
+    const box = { page: 1, x: 40, width: 150, height: 30 };
+    const doc = await draft(
+      [
+        { email: ana, name: 'Ana Alpha' },
+        { email: ben, name: 'Ben Beta' },
+      ],
+      'Lease',
+      [
+        { signee: 0, type: 'signature', ...box, y: 40 },
+        { signee: 0, type: 'text', label: 'Flat number', ...box, y: 100 },
+        { signee: 1, type: 'signature', ...box, y: 160 },
+      ],
+    );
     const sent = await api(ctx, owner.apiKey, 'POST', `/api/documents/${doc.id}/send-for-signing`);
     expect(sent.status).toBe(200);
     const token = await signingTokenFromMailbox(ctx, ana);
+    const flat = doc.fields.find((f) => f.type === 'text')!;
     const signed = await signingCall(ctx, token, 'sign', {
       consent: true,
-      signature: { type: 'typed', text: 'Ana Alpha' },
+      signature: { type: 'drawn', image: TINY_PNG },
+      fields: [{ id: flat.id, value: '12B' }],
     });
-    expect(signed.status).toBe(200);
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
     const { res, bytes } = await certificate(doc.id);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -146,6 +170,9 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
     expect(page).toMatch(/Document status\s+in process/);
     expect(page).toContain('Ana Alpha');
     expect(page).toMatch(/\ssigned\s/);
+    expect(page).toMatch(/Flat number, p\. 1\s+12B\s+Ana Alpha/);
+    expect(page).toMatch(/Signature, p\. 1\s+Drawn signature\s+Ana Alpha/);
+    expect(page).toMatch(/Signature, p\. 1\s+\(empty\)\s+Ben Beta/);
     expect(page).not.toContain('Sealed file SHA-256');
     expect(page).not.toMatch(/\ssealed\s/);
     expect(tool('pdfsig', [], bytes).stdout).toContain('Signature is Valid.');
