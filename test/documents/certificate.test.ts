@@ -62,9 +62,10 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
   const tool = (cmd: string, args: string[], bytes: Buffer) => {
     const file = path.join(scratch, `${createHash('sha1').update(bytes).digest('hex')}.pdf`);
     writeFileSync(file, bytes);
-    return spawnSync(cmd, [...args, file, ...(cmd === 'pdftotext' ? ['-'] : [])], {
+    const ran = spawnSync(cmd, [...args, file, ...(cmd === 'pdftotext' ? ['-'] : [])], {
       encoding: 'utf8',
     });
+    return { file, ...ran };
   };
   const text = (bytes: Buffer) => tool('pdftotext', ['-layout'], bytes).stdout;
   const verify = async (bytes: Buffer) => {
@@ -114,6 +115,18 @@ describe.each(ENGINES)('GET /api/documents/{id}/certificate on %s', (engine) => 
     const altered = Buffer.from(bytes);
     altered[200] ^= 1;
     expect((await verify(altered)).status).toBe('altered');
+    // So does `signet verify`, against the same database.
+    const cli = spawnSync('node', ['bin/signet.mjs', 'verify', tool('true', [], bytes).file], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        DATA_DIR: ctx.config.dataDir,
+        ...(ctx.config.databaseUrl ? { DATABASE_URL: ctx.config.databaseUrl } : {}),
+      },
+    });
+    expect(cli.status, cli.stderr).toBe(0);
+    expect(cli.stdout).toContain(`sealed: `);
+    expect(cli.stdout).toContain(`document ${doc.id}`);
   });
 
   it('speaks the document language: German', async () => {
