@@ -48,6 +48,7 @@ export const SIGNET_API_ENDPOINTS = {
   listEvents: ['GET', '/api/events'],
   quickCreate: ['POST', '/api/documents/quick-create'],
   getDocument: ['GET', '/api/documents/{documentId}'],
+  getAuditCertificate: ['GET', '/api/documents/{documentId}/certificate'],
   getFields: ['GET', '/api/documents/{documentId}/fields'],
   putFields: ['PUT', '/api/documents/{documentId}/fields'],
   listDocuments: ['GET', '/api/documents'],
@@ -125,12 +126,14 @@ export function createSignetClient(options: SignetClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
 
-  async function call<E extends SignetEndpoint>(
+  // The answer of a call that succeeded; an error answer throws SignetApiError.
+  async function send<E extends SignetEndpoint>(
     endpoint: E,
-    params: Params = {},
-    query: Query = {},
-    body: Body<E> = {},
-  ): Promise<AnswerOf<E>> {
+    params: Params,
+    query: Query,
+    body: Body<E>,
+    accept: string,
+  ): Promise<Response> {
     const [method, template] = SIGNET_API_ENDPOINTS[endpoint];
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
@@ -141,7 +144,7 @@ export function createSignetClient(options: SignetClientOptions) {
     for (const [k, v] of Object.entries(query)) if (v !== undefined) search.set(k, String(v));
     const headers: Record<string, string> = {
       'x-api-key': options.apiKey,
-      accept: 'application/json',
+      accept,
     };
     if (body.idempotencyKey) headers['idempotency-key'] = body.idempotencyKey;
     if (body.json !== undefined) headers['content-type'] = 'application/json';
@@ -150,8 +153,8 @@ export function createSignetClient(options: SignetClientOptions) {
       headers,
       body: body.form ?? (body.json === undefined ? undefined : JSON.stringify(body.json)),
     });
-    const text = await res.text();
     if (!res.ok) {
+      const text = await res.text();
       let problem: Partial<Problem> = {};
       try {
         problem = JSON.parse(text) as Partial<Problem>;
@@ -160,7 +163,23 @@ export function createSignetClient(options: SignetClientOptions) {
       }
       throw new SignetApiError(res.status, problem);
     }
+    return res;
+  }
+
+  async function call<E extends SignetEndpoint>(
+    endpoint: E,
+    params: Params = {},
+    query: Query = {},
+    body: Body<E> = {},
+  ): Promise<AnswerOf<E>> {
+    const text = await (await send(endpoint, params, query, body, 'application/json')).text();
     return (text ? JSON.parse(text) : undefined) as AnswerOf<E>;
+  }
+
+  // An endpoint that answers a PDF: its bytes.
+  async function download(endpoint: SignetEndpoint, params: Params): Promise<Uint8Array> {
+    const res = await send(endpoint, params, {}, {}, 'application/pdf, application/problem+json');
+    return new Uint8Array(await res.arrayBuffer());
   }
 
   /** `call`'s answer as the SDK's type: tsc checks that the API's answer fits it. */
@@ -296,6 +315,11 @@ export function createSignetClient(options: SignetClientOptions) {
       },
       /** A document with its signees, its fields and a fresh download URL. */
       get: (documentId: string) => typed<DocumentDetail>(call('getDocument', { documentId })),
+      /**
+       * The audit certificate alone, as a sealed PDF made now: the trail so far, the hashes, in
+       * the document's language. Any status but draft (then 409 `document_not_sent`).
+       */
+      getAuditCertificate: (documentId: string) => download('getAuditCertificate', { documentId }),
       /** A document's fields. */
       getFields: (documentId: string) =>
         typed<{ fields: Field[] }>(call('getFields', { documentId })),

@@ -56,6 +56,7 @@ import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
 import { warmUpSealing } from './modules/sealing/seal-worker.js';
+import { registerAuditCertificateRoutes } from './modules/sealing/audit-certificate.routes.js';
 import { registerVerifyRoutes } from './modules/sealing/verify.routes.js';
 import { registerSigningRoutes } from './modules/signing/signing.routes.js';
 
@@ -242,6 +243,7 @@ export async function buildApp(options: {
     registerTextTagRoutes(uploads, deps);
   });
   registerFileRoutes(app, deps);
+  registerAuditCertificateRoutes(app, { ...deps, certificate });
   registerFieldRoutes(app, deps);
   registerFolderRoutes(app, deps);
   registerEditingRoutes(app, deps);

@@ -19,6 +19,7 @@ import * as m0016recipientMailLimits from './migrations/0016-recipient-mail-limi
 import * as m0017scopedSearchCopyViews from './migrations/0017-scoped-search-copy-views.js';
 import * as m0018pageSizesError from './migrations/0018-page-sizes-error.js';
 import * as m0019sealLevel from './migrations/0019-seal-level.js';
+import * as m0020issuedCertificates from './migrations/0020-issued-certificates.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017-scoped-search-copy-views': m0017scopedSearchCopyViews,
   '0018-page-sizes-error': m0018pageSizesError,
   '0019-seal-level': m0019sealLevel,
+  '0020-issued-certificates': m0020issuedCertificates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

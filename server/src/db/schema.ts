@@ -164,6 +164,15 @@ export type Database = {
   password_resets: PasswordResetsTable;
   account_events: AccountEventsTable;
   recipient_mail_limits: RecipientMailLimitsTable;
+  issued_certificates: IssuedCertificatesTable;
+};
+
+/** An audit certificate made alone (GET /api/documents/{id}/certificate), by its SHA-256. */
+export type IssuedCertificatesTable = {
+  sha256: string;
+  document_id: string;
+  tenant_id: string;
+  created_at: string;
 };
 
 /** A link to a signed copy too large to attach: hashed token, 30 days, revocable. */

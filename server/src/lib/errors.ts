@@ -17,6 +17,7 @@ const problems = {
   method_not_allowed: [405, 'Method not allowed'],
   invalid_status: [409, 'Not allowed in the current status'],
   conflict: [409, 'Conflict'],
+  document_not_sent: [409, 'Document not sent for signing'],
   not_your_turn: [409, 'Not your turn to sign'],
   folder_not_empty: [409, 'Folder not empty'],
   api_key_limit_reached: [409, 'Too many API keys'],

@@ -205,6 +205,16 @@ export function DocumentDetailPage(props: { documentId: string }) {
               Download audit trail
             </a>
           )}
+          {!draft && (
+            // Made and sealed by the service on each click; a draft has none (409).
+            <a
+              className="button secondary"
+              href={`/api/documents/${encodeURIComponent(doc.id)}/certificate`}
+              download
+            >
+              Download certificate
+            </a>
+          )}
           {draft && (
             <Link className="button secondary" to={prepareUrl}>
               Prepare fields

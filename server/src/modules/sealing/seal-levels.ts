@@ -24,7 +24,7 @@ export class LevelShortfall extends Error {
 
 // Room for the CMS: a seal certificate with a few intermediates; a time-stamp token adds its
 // own certificate chain. Unused room is zero padding, twice its size in hex.
-const SIGNATURE_RESERVE_BYTES = 12_288;
+export const SIGNATURE_RESERVE_BYTES = 12_288;
 const TIMESTAMPED_RESERVE_BYTES = 24_576;
 /** The field of the archive time stamp (B-LTA). */
 export const ARCHIVE_TIMESTAMP_FIELD = 'Signet archive time stamp';

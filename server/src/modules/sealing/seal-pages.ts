@@ -94,8 +94,10 @@ export function addAuditPages(
     removedActiveContent: ActiveContentKind[];
     /** How the sealed file was made (its seal mode, explained). */
     sealMode: string;
-    /** The PAdES level, and when lower than asked for, which and why. */
-    sealLevel: { level: string; requested?: string; reason?: string };
+    /** The seal's PAdES level, and when lower than asked for, which and why. */
+    sealLevel?: { level: string; requested?: string; reason?: string };
+    /** Further facts after these (the standalone certificate's: audit-certificate.ts). */
+    more?: Array<{ label: string; value: string; mono?: boolean }>;
   },
   entries: SealAuditEntry[],
   fields: SealField[] = [],
@@ -113,19 +115,22 @@ export function addAuditPages(
     [m.sealedBy, details.sealSubject, fonts.regular],
     [m.sealFingerprint, details.sealFingerprint, fonts.mono],
     [m.sealedAs, details.sealMode, fonts.regular],
-    [
-      m.sealLevel,
-      format(details.sealLevel.requested ? m.sealLevelLower : m.sealLevelValue, {
-        level: details.sealLevel.level,
-        requested: details.sealLevel.requested ?? '',
-        reason: details.sealLevel.reason ?? '',
-      }),
-      fonts.regular,
-    ],
   ];
+  const level = details.sealLevel;
+  if (level) {
+    const text = level.requested ? m.sealLevelLower : m.sealLevelValue;
+    facts.push([
+      m.sealLevel,
+      format(text, { ...level, requested: level.requested ?? '', reason: level.reason ?? '' }),
+      fonts.regular,
+    ]);
+  }
   if (details.removedActiveContent.length > 0) {
     const removed = describeActiveContent(details.removedActiveContent);
     facts.push([m.removedBeforeSealing, format(m.removedNote, { removed }), fonts.regular]);
+  }
+  for (const fact of details.more ?? []) {
+    facts.push([fact.label, fact.value, fact.mono ? fonts.mono : fonts.regular]);
   }
   for (const [label, value, font] of facts) {
     write(page.canvas, fonts.bold, label, MARGIN, y - 12, 8, MUTED);

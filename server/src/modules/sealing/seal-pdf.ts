@@ -312,8 +312,11 @@ function startsWithPdfHeader(bytes: Uint8Array): boolean {
   return /%PDF-\d\.\d/.test(Buffer.from(bytes.subarray(0, 1024)).toString('latin1'));
 }
 
-// Parsing a P12 costs ~100 ms (key derivation); a process seals with one certificate.
-function signerFor(certificate: SealCertificate): Promise<Signer> {
+/**
+ * The seal certificate's signer, made once per certificate: parsing a P12 costs ~100 ms (key
+ * derivation), and a process seals with one certificate.
+ */
+export function signerFor(certificate: SealCertificate): Promise<Signer> {
   const key = `${certificate.fingerprint}:${certificate.password}`;
   let signer = signers.get(key);
   if (!signer) {

@@ -1,4 +1,5 @@
 import { createBoundedWorker } from '../../lib/bounded-worker.js';
+import type { AuditCertificateInput } from './audit-certificate.js';
 import type { SealCertificate } from './seal-certificate.js';
 import type { Sealed } from './seal-pdf.js';
 import type { SealPdfInput } from './seal-types.js';
@@ -21,8 +22,14 @@ export const WARM_UP_SEALS = 40;
 export type SealJobInput = Omit<SealPdfInput, 'original'> &
   ({ original: Uint8Array } | { originalPath: string }) & { attachOnly?: string };
 type WarmUp = { warmUp: { certificate: SealCertificate; sandbox: boolean } };
+type Certificate = { auditCertificate: AuditCertificateInput };
 let worker:
-  | ReturnType<typeof createBoundedWorker<SealJobInput | WarmUp, Sealed | { seals: number }>>
+  | ReturnType<
+      typeof createBoundedWorker<
+        SealJobInput | WarmUp | Certificate,
+        Sealed | { seals: number } | Uint8Array
+      >
+    >
   | undefined;
 
 function sealer() {
@@ -44,6 +51,19 @@ function sealer() {
  */
 export function sealOffThread(input: SealJobInput): Promise<Sealed> {
   return sealer().run(input) as Promise<Sealed>;
+}
+
+/** How long making one audit certificate may take: a few pages, unless its trail is long. */
+const CERTIFICATE_DEADLINE_MS = 30_000;
+
+/**
+ * Makes a document's audit certificate alone (audit-certificate.ts) on the sealing thread:
+ * building and signing a PDF never runs on the event loop. It waits its turn behind the seals
+ * queued before it.
+ */
+export function buildCertificateOffThread(input: AuditCertificateInput): Promise<Uint8Array> {
+  const run = sealer().run({ auditCertificate: input }, { deadlineMs: CERTIFICATE_DEADLINE_MS });
+  return run as Promise<Uint8Array>;
 }
 
 let warming = false;

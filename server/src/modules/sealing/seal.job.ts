@@ -154,10 +154,12 @@ export async function sealDocument(
   if (moved) deps.wakeJobs();
 }
 
-// The document's fields with what to draw: each signee's marks read once, dates written in
-// the document's language.
-async function sealFields(
-  deps: SealDeps,
+/**
+ * The document's fields with what to draw: each signee's marks read once, dates written in
+ * the document's language. Also listed by the audit certificate alone (audit-certificate.ts).
+ */
+export async function sealFields(
+  deps: Pick<SealDeps, 'db' | 'storage'>,
   document: repo.DocumentRow,
   signees: repo.SigneeRow[],
 ): Promise<SealField[]> {
@@ -226,8 +228,8 @@ function withoutDrawnMarks(job: SealJobInput): SealJobInput {
   };
 }
 
-// The certificate page names people, not internal ids.
-function describeActor(actor: string, signees: repo.SigneeRow[]): string {
+/** An audit entry's actor as the certificate names it: people, not internal ids. */
+export function describeActor(actor: string, signees: repo.SigneeRow[]): string {
   const [kind, id] = actor.split(':');
   if (kind === 'signee') {
     const s = signees.find((x) => x.id === id);
@@ -262,17 +264,15 @@ async function giveUp(deps: SealDeps, documentId: string, err: unknown): Promise
   const document = await repo.findDocument(deps.db.kysely, documentId);
   if (!document) return;
   const reason = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-  const moved = await deps.db.kysely
-    .transaction()
-    .execute((trx) =>
-      moveDocument(trx, {
-        document,
-        move: 'failSeal',
-        at: nowIso(),
-        set: { seal_failure: reason },
-        by: { actor: 'system', details: { reason } },
-      }),
-    );
+  const moved = await deps.db.kysely.transaction().execute((trx) =>
+    moveDocument(trx, {
+      document,
+      move: 'failSeal',
+      at: nowIso(),
+      set: { seal_failure: reason },
+      by: { actor: 'system', details: { reason } },
+    }),
+  );
   if (moved) {
     deps.logger.error({ documentId, err }, 'the seal failed for good: the document is seal_failed');
     deps.wakeJobs();

@@ -4,6 +4,7 @@ import type { SealCertificate } from './seal-certificate.js';
 import { describeActiveContent } from './active-content.js';
 import { verifyPdfFile, type VerifyOptions, type VerifyResult } from './verify-pdf.js';
 import { findSignedDocumentIdByHash } from '../documents/documents.repo.js';
+import { findCertificateDocumentId } from './issued-certificates.repo.js';
 
 /**
  * Verifies a PDF against our seal certificate and, when the database is at hand, whether its
@@ -32,7 +33,11 @@ export async function verifyDocument(
   );
   // A thread that took the bytes hashed them there.
   const hash = result.sha256 ?? createHash('sha256').update(bytes).digest('hex');
-  const knownId = deps.db ? await findSignedDocumentIdByHash(deps.db.kysely, hash) : undefined;
+  // A sealed document's file, or an audit certificate made alone (audit-certificate.service.ts).
+  const knownId = deps.db
+    ? ((await findSignedDocumentIdByHash(deps.db.kysely, hash)) ??
+      (await findCertificateDocumentId(deps.db.kysely, hash)))
+    : undefined;
   const activeContent = result.activeContent ?? null;
   // The seal vouches for the bytes, not for what a viewer would run: say so beside it.
   const warning = activeContent?.length
