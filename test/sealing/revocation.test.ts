@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { P12Signer, PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRevocationSource } from '../../server/src/modules/sealing/revocation.js';
+import { checkedTimestampAuthority } from '../../server/src/modules/sealing/timestamp-authority.js';
 import { startLocalPki, type LocalPki } from '../helpers/local-pki.js';
+import { runOnPdf, scratchDir } from './helpers.js';
 
 // Against a local PKI whose OCSP responder (openssl ocsp) and CRL server tests take down and
 // bring back. The cache is per process, so each step uses a certificate (or an issuer's CRL)
@@ -161,5 +164,34 @@ describe('createRevocationSource', () => {
     expect(opensslStatus(response!, leaf, 'intermediate')).toMatch(/: revoked/);
     expect(revocation.failures).toHaveLength(1);
     expect(revocation.failures[0]).toMatch(/CN=Signet Test Revoked.* is revoked since 20/);
+  });
+
+  it("serves @libpdf/core's B-LT signing: the DSS holds OCSP responses for both chains", async () => {
+    const signer = await P12Signer.create(pki.seal.p12, pki.seal.password);
+    const revocation = source();
+    const created = PDF.create();
+    created.addPage({ size: 'a4' }).drawText('B-LT', { x: 60, y: 760, size: 18 });
+    const signed = await (
+      await PDF.load(await created.save())
+    ).sign({
+      signer,
+      subFilter: 'ETSI.CAdES.detached',
+      level: 'B-LT',
+      timestampAuthority: checkedTimestampAuthority(pki.tsa.url),
+      revocationProvider: revocation,
+      estimatedSize: 24_000,
+    });
+    expect(signed.warnings).toEqual([]);
+    expect(revocation.failures).toEqual([]);
+    const text = Buffer.from(signed.bytes).toString('latin1');
+    expect(text).toMatch(/\/DSS/);
+    expect(text).toMatch(/\/OCSPs/);
+    const scratch = scratchDir();
+    try {
+      const checked = runOnPdf(scratch.dir, 'pdfsig', ['{}'], signed.bytes);
+      expect(checked.stdout).toContain('Signature Validation: Signature is Valid.');
+    } finally {
+      scratch.cleanup();
+    }
   });
 });

@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 
 /** The `openssl` CLI, with every child tracked so the PKI's close() can end the ones running. */
 export class OpenSsl {
@@ -32,6 +35,17 @@ export class OpenSsl {
     for (const child of this.running) child.kill('SIGKILL');
     this.running.clear();
   }
+}
+
+/**
+ * Command-line arguments from a template: the literal text split into words, each value one
+ * argument whatever it holds (paths, subjects with spaces). A value must stand alone.
+ */
+export function argv(strings: TemplateStringsArray, ...values: string[]): string[] {
+  return strings.flatMap((literal, i) => [
+    ...literal.split(/\s+/).filter(Boolean),
+    ...(i < values.length ? [values[i]!] : []),
+  ]);
 }
 
 export const KEY_NAMES = ['root', 'intermediate', 'seal', 'tsa', 'ocsp-root', 'ocsp-int'] as const;
@@ -156,4 +170,65 @@ export function prepareCaDir(dir: string): void {
 // Distinct serials across PKIs, so two test files' certificates never look alike.
 function randomSerial(): string {
   return `${(Math.floor(Math.random() * 0x7fff) + 0x1000).toString(16)}0001`;
+}
+
+// A TimeStampResp with PKIStatus rejection (2) and no token, as a TSA refusing a request sends.
+export function rejection(): Buffer {
+  const response = new pkijs.TimeStampResp({
+    status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.rejection }),
+  });
+  return Buffer.from(response.toSchema().toBER(false));
+}
+
+// The same request (nonce included) for another hash: a valid token that answers something else.
+export function otherImprint(query: Buffer): Uint8Array {
+  const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query).buffer);
+  const hash = new Uint8Array(request.messageImprint.hashedMessage.valueBlock.valueHexView);
+  const other = hash.map((byte) => byte ^ 0xff);
+  request.messageImprint.hashedMessage = new asn1js.OctetString({ valueHex: other });
+  return new Uint8Array(request.toSchema().toBER(false));
+}
+
+/** A loopback HTTP service that tests can take down and bring back on the same port. */
+export type LocalService = {
+  /** The URL prefix certificates name (the OCSP responder's, or the CRLs' directory). */
+  url: string;
+  requests: number;
+  stop: () => Promise<void>;
+  start: () => Promise<void>;
+};
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => unknown;
+
+// An HTTP server on a fixed port (certificates name it), whose stop() refuses connections
+// and cuts the open ones, as a crashed responder would.
+export function service(port: number, url: string, handler: Handler): LocalService {
+  let server: Server | null = null;
+  return {
+    url,
+    requests: 0,
+    async start() {
+      if (server) return;
+      const created = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          this.requests++;
+          Promise.resolve(handler(req, res, Buffer.concat(chunks))).catch(() => {
+            if (!res.headersSent) res.writeHead(500);
+            res.end();
+          });
+        });
+      });
+      server = created;
+      await new Promise<void>((resolve) => created.listen(port, '127.0.0.1', resolve));
+    },
+    async stop() {
+      const current = server;
+      server = null;
+      if (!current) return;
+      current.closeAllConnections();
+      await new Promise((resolve) => current.close(resolve));
+    },
+  };
 }
