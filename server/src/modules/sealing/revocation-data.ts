@@ -137,13 +137,16 @@ export function checkOcspResponse(
   return { nextUpdate: single.nextUpdate ?? null, revokedAt };
 }
 
-/** Checks a CRL: signed by `issuer`, issued by it, current; and whether it lists `certificate`. */
+/**
+ * Checks a CRL: signed by `issuer`, issued by it, current. Returns the serial numbers it lists
+ * (hex, as in the certificate) with their revocation dates, to answer for any certificate of
+ * that issuer without parsing the CRL again.
+ */
 export function checkCrl(
   bytes: Uint8Array,
-  certificate: pkijs.Certificate,
   issuer: Uint8Array,
   now: Date,
-): RevocationAnswer {
+): { nextUpdate: Date | null; revoked: Map<string, Date> } {
   const crl = parse(
     () => pkijs.CertificateRevocationList.fromBER(new Uint8Array(bytes)),
     'served something that is not a CRL',
@@ -161,10 +164,16 @@ export function checkCrl(
   if (!signed) throw new RevocationDataError('served a CRL its issuer did not sign');
   const nextUpdate = crl.nextUpdate?.value ?? null;
   checkCurrent(crl.thisUpdate.value, nextUpdate, now);
-  const entry = crl.revokedCertificates?.find((revoked) =>
-    revoked.userCertificate.isEqual(certificate.serialNumber),
-  );
-  return { nextUpdate, revokedAt: entry ? entry.revocationDate.value : null };
+  const revoked = new Map<string, Date>();
+  for (const entry of crl.revokedCertificates ?? []) {
+    revoked.set(serialHex(entry.userCertificate), entry.revocationDate.value);
+  }
+  return { nextUpdate, revoked };
+}
+
+/** A certificate's serial number as lowercase hex of its INTEGER content. */
+export function serialHex(serial: asn1js.Integer): string {
+  return Buffer.from(serial.valueBlock.valueHexView).toString('hex');
 }
 
 function checkCurrent(thisUpdate: Date, nextUpdate: Date | null, now: Date): void {

@@ -9,7 +9,7 @@ import {
   ocspRequestFor,
   RevocationDataError,
   revocationUrls,
-  type RevocationAnswer,
+  serialHex,
 } from './revocation-data.js';
 
 /** @libpdf/core's RevocationProvider, fetching only for allowed certificates, saying what failed. */
@@ -23,7 +23,9 @@ export type RevocationSource = Required<RevocationProvider> & {
   allow: (certificates: Uint8Array[]) => void;
 };
 
-type Cached = { bytes: Uint8Array; answer: RevocationAnswer; until: number };
+// An answer as fetched, and what it says of a certificate (by serial number, hex): an OCSP
+// response speaks of one, a CRL of every certificate of its issuer.
+type Cached = { bytes: Uint8Array; until: number; revokedAt: (serial: string) => Date | null };
 
 // Shared by every seal of this process (or worker thread): a seal job asks for the same
 // chain each time, and responders expect clients to reuse an answer until its nextUpdate.
@@ -52,16 +54,15 @@ export function createRevocationSource(
   const now = options.now ?? (() => new Date());
   const allowed = new Map<string, X509Certificate>();
   const missing = new Map<string, string>();
+  const ocspReasons = new Map<string, string[]>();
   const revoked = new Map<string, string>();
   const fingerprint = (der: Uint8Array) => createHash('sha256').update(der).digest('hex');
-  const nameOf = (x509: X509Certificate) => x509.subject.split('\n').join(', ');
-  const hostOf = (url: string) => new URL(url).host;
 
   // A cached answer if still current, else a fetched one checked by `check`, then cached.
   async function answer(
     key: string,
     fetch: () => Promise<Uint8Array>,
-    check: (bytes: Uint8Array) => RevocationAnswer,
+    check: (bytes: Uint8Array) => { nextUpdate: Date | null; revokedAt: Cached['revokedAt'] },
   ): Promise<Cached> {
     const hit = cache.get(key);
     if (hit && hit.until > now().getTime()) return hit;
@@ -69,17 +70,36 @@ export function createRevocationSource(
     const bytes = await fetch();
     const checked = check(bytes);
     const until = checked.nextUpdate?.getTime() ?? now().getTime() + UNDATED_REUSE_MS;
-    const entry = { bytes, answer: checked, until };
+    const entry = { bytes, until, revokedAt: checked.revokedAt };
     cache.set(key, entry);
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     return entry;
   }
 
-  function settle(id: string, x509: X509Certificate, entry: Cached, where: string) {
+  // Had: nothing is missing for the certificate any more; a revoked one is a failure still.
+  function settle(id: string, certificate: Certificate, entry: Cached, where: string) {
     missing.delete(id);
-    const at = entry.answer.revokedAt;
-    if (at) revoked.set(id, `${nameOf(x509)} is revoked since ${at.toISOString()} (${where})`);
+    ocspReasons.delete(id);
+    const at = entry.revokedAt(certificate.serial);
+    if (at) {
+      revoked.set(id, `${certificate.name} is revoked since ${at.toISOString()} (${where})`);
+    }
     return entry.bytes;
+  }
+
+  // An allowed certificate, parsed once for every use here; null for any other.
+  function allowedCertificate(der: Uint8Array): Certificate | null {
+    const x509 = allowed.get(fingerprint(der));
+    if (!x509) return null;
+    const parsed = pkijs.Certificate.fromBER(new Uint8Array(der));
+    return {
+      id: fingerprint(der),
+      x509,
+      parsed,
+      name: x509.subject.split('\n').join(', '),
+      serial: serialHex(parsed.serialNumber),
+      urls: revocationUrls(parsed),
+    };
   }
 
   return {
@@ -91,19 +111,17 @@ export function createRevocationSource(
       for (const der of certificates) allowed.set(fingerprint(der), new X509Certificate(der));
     },
 
-    async getOCSP(certificate, issuer) {
-      const id = fingerprint(certificate);
-      const x509 = allowed.get(id);
-      if (!x509) return null;
-      const parsed = pkijs.Certificate.fromBER(new Uint8Array(certificate));
-      const { certId, request } = ocspRequestFor(
-        parsed,
-        pkijs.Certificate.fromBER(new Uint8Array(issuer)),
-      );
+    async getOCSP(der, issuer) {
+      const certificate = allowedCertificate(der);
+      if (!certificate) return null;
+      const { id } = certificate;
       const reasons: string[] = [];
-      for (const url of revocationUrls(parsed).ocsp) {
-        const key = `ocsp ${url} ${certId.nameHash.toString('hex')} ${certId.keyHash.toString('hex')} ${certId.serial.toString('hex')}`;
+      for (const url of certificate.urls.ocsp) {
+        const service = `the OCSP responder at ${new URL(url).host}`;
         try {
+          const issuerParsed = pkijs.Certificate.fromBER(new Uint8Array(issuer));
+          const { certId, request } = ocspRequestFor(certificate.parsed, issuerParsed);
+          const key = `ocsp ${url} ${[certId.nameHash, certId.keyHash, certId.serial].map((part) => part.toString('hex')).join(' ')}`;
           const entry = await answer(
             key,
             () =>
@@ -116,61 +134,74 @@ export function createRevocationSource(
                 source: 'revocation',
                 service: 'the OCSP responder',
               }),
-            (bytes) => checkOcspResponse(bytes, certId, issuer, now()),
+            (bytes) => {
+              const checked = checkOcspResponse(bytes, certId, issuer, now());
+              return { nextUpdate: checked.nextUpdate, revokedAt: () => checked.revokedAt };
+            },
           );
-          return settle(id, x509, entry, `OCSP responder at ${hostOf(url)}`);
+          return settle(id, certificate, entry, service);
         } catch (error) {
-          reasons.push(reason(error, `the OCSP responder at ${hostOf(url)}`));
+          reasons.push(reason(error, service));
         }
       }
       // Provisional: the CRL may still answer for this certificate (getCRL clears it).
-      if (reasons.length > 0)
-        missing.set(id, `no revocation data for ${nameOf(x509)}: ${reasons.join('; ')}`);
+      if (reasons.length > 0) {
+        ocspReasons.set(id, reasons);
+        missing.set(id, `no revocation data for ${certificate.name}: ${reasons.join('; ')}`);
+      }
       return null;
     },
 
-    async getCRL(certificate) {
-      const id = fingerprint(certificate);
-      const x509 = allowed.get(id);
-      if (!x509) return null;
+    async getCRL(der) {
+      const certificate = allowedCertificate(der);
+      if (!certificate || certificate.urls.crl.length === 0) return null;
+      const { id, x509 } = certificate;
+      const reasons = [...(ocspReasons.get(id) ?? [])];
       const issuer = [...allowed.values()].find(
         (candidate) => x509.checkIssued(candidate) && x509.verify(candidate.publicKey),
       );
-      const parsed = pkijs.Certificate.fromBER(new Uint8Array(certificate));
-      const urls = revocationUrls(parsed).crl;
-      if (urls.length === 0) return null;
-      const reasons = missing.has(id) ? [missing.get(id)!.replace(/^.*?: /, '')] : [];
-      if (!issuer) {
-        reasons.push('its issuer is not among the allowed certificates, so no CRL can be checked');
-      } else {
-        const issuerDer = new Uint8Array(issuer.raw);
-        for (const url of urls) {
-          try {
-            const entry = await answer(
-              `crl ${url} ${fingerprint(issuerDer)}`,
-              () =>
-                requestOutside({
-                  url,
-                  timeoutMs,
-                  maxBytes: options.crlMaxBytes ?? 8 * 1024 * 1024,
-                  source: 'revocation',
-                  service: 'the CRL server',
-                }),
-              (bytes) => checkCrl(bytes, parsed, issuerDer, now()),
-            );
-            // A cached CRL answers for every certificate of its issuer: look this one up.
-            const listed = checkCrl(entry.bytes, parsed, issuerDer, now());
-            return settle(id, x509, { ...entry, answer: listed }, `CRL at ${hostOf(url)}`);
-          } catch (error) {
-            reasons.push(reason(error, `the CRL server at ${hostOf(url)}`));
-          }
+      if (!issuer) reasons.push('its issuer is not among the allowed certificates');
+      for (const url of issuer ? certificate.urls.crl : []) {
+        const service = `the CRL server at ${new URL(url).host}`;
+        const issuerDer = new Uint8Array(issuer!.raw);
+        try {
+          const entry = await answer(
+            `crl ${url} ${fingerprint(issuerDer)}`,
+            () =>
+              requestOutside({
+                url,
+                timeoutMs,
+                maxBytes: options.crlMaxBytes ?? 8 * 1024 * 1024,
+                source: 'revocation',
+                service: 'the CRL server',
+              }),
+            (bytes) => {
+              const checked = checkCrl(bytes, issuerDer, now());
+              return {
+                nextUpdate: checked.nextUpdate,
+                revokedAt: (serial) => checked.revoked.get(serial) ?? null,
+              };
+            },
+          );
+          return settle(id, certificate, entry, service);
+        } catch (error) {
+          reasons.push(reason(error, service));
         }
       }
-      missing.set(id, `no revocation data for ${nameOf(x509)}: ${reasons.join('; ')}`);
+      missing.set(id, `no revocation data for ${certificate.name}: ${reasons.join('; ')}`);
       return null;
     },
   };
 }
+
+type Certificate = {
+  id: string;
+  x509: X509Certificate;
+  parsed: pkijs.Certificate;
+  name: string;
+  serial: string;
+  urls: { ocsp: string[]; crl: string[] };
+};
 
 // OutsideFault messages name the service and host already; a check's sentence gets them here.
 function reason(error: unknown, service: string): string {
