@@ -1,17 +1,19 @@
 /**
- * A transient fault of a service outside the document: the time-stamp authority, or a source of
- * revocation data (OCSP responder, CRL). Never the document's doing: the seal job retries it
- * and never falls back to sealing the original attached unchanged for it. Its message names
- * the service and what happened. The name survives the sealing thread's boundary
- * (bounded-worker.ts), which is how seal.job.ts recognises it.
+ * A transient fault of something outside the document: the time-stamp authority, or an OCSP
+ * responder or CRL server. The document is fine; the same seal may succeed on a later try, so
+ * the seal job retries on it instead of failing the document, and never falls back to sealing
+ * the original attached unchanged for it. The name survives the sealing thread's boundary
+ * (bounded-worker.ts), which is how a caller on the other side recognises it.
  */
 export class OutsideFault extends Error {
   override readonly name = 'OutsideFault';
+
   constructor(
     readonly source: 'tsa' | 'revocation',
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  OutsideFault,
+  checkedTimestampAuthority,
+  readTimestampToken,
+} from '../../server/src/modules/sealing/timestamp-authority.js';
+import { startLocalPki, type LocalPki } from '../helpers/local-pki.js';
+
+// A real TSA (openssl ts -reply) on loopback, switched through the faults real ones show: each
+// must end in a checked token or an OutsideFault that names the TSA's host and what happened.
+let pki: LocalPki;
+let host: string;
+beforeAll(async () => {
+  pki = await startLocalPki();
+  host = new URL(pki.tsa.url).host;
+});
+afterAll(() => pki?.close());
+beforeEach(() => {
+  pki.tsa.mode = 'ok';
+});
+
+const digest = () => createHash('sha256').update(randomBytes(32)).digest();
+
+async function faultOf(promise: Promise<unknown>): Promise<OutsideFault> {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(OutsideFault);
+  const fault = error as OutsideFault;
+  expect(fault.source).toBe('tsa');
+  expect(fault.message).toContain(`the time-stamp authority at ${host}`);
+  expect(fault.message).not.toMatch(/document/i);
+  return fault;
+}
+
+// A loopback server in front of the TSA, answering whatever `answer` makes of the TSA's reply.
+async function inFront(answer: (reply: Buffer, res: import('node:http').ServerResponse) => void) {
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const upstream = request(pki.tsa.url, { method: 'POST' }, (reply) => {
+        const body: Buffer[] = [];
+        reply.on('data', (chunk: Buffer) => body.push(chunk));
+        reply.on('end', () => answer(Buffer.concat(body), res));
+      });
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsr`;
+  return { url, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('checkedTimestampAuthority', () => {
+  it('returns a token for the hash asked, signed by the TSA, recent, that openssl verifies', async () => {
+    const hash = digest();
+    const token = await checkedTimestampAuthority(pki.tsa.url).timestamp(hash, 'SHA-256');
+    const read = readTimestampToken(token);
+    expect(Math.abs(read.genTime.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(read.imprint.algorithm).toBe('SHA-256');
+    expect(Buffer.from(read.imprint.hash).equals(hash)).toBe(true);
+    expect(Buffer.from(read.signerCertificate).equals(pki.certificates.tsa)).toBe(true);
+    const all = read.certificates.map((certificate) => Buffer.from(certificate).toString('hex'));
+    expect(all).toContain(Buffer.from(pki.certificates.intermediate).toString('hex'));
+    expect(all).toContain(Buffer.from(pki.certificates.root).toString('hex'));
+
+    const tokenFile = path.join(pki.dir, 'checked.tst');
+    writeFileSync(tokenFile, token);
+    const verified = execFileSync('openssl', [
+      ...['ts', '-verify', '-digest', hash.toString('hex'), '-token_in', '-in', tokenFile],
+      ...['-CAfile', pki.files.chain, '-untrusted', path.join(pki.dir, 'tsa.crt')],
+    ]).toString();
+    expect(verified).toContain('Verification: OK');
+  });
+
+  it('faults on a 503, and a retry after a single 503 gets a token', async () => {
+    pki.tsa.mode = 'fail-once-503';
+    const authority = checkedTimestampAuthority(pki.tsa.url);
+    const fault = await faultOf(authority.timestamp(digest(), 'SHA-256'));
+    expect(fault.message).toContain('answered 503');
+    const hash = digest();
+    expect(readTimestampToken(await authority.timestamp(hash, 'SHA-256')).imprint.hash).toEqual(
+      new Uint8Array(hash),
+    );
+
+    pki.tsa.mode = 'always-503';
+    for (let i = 0; i < 2; i++) {
+      expect((await faultOf(authority.timestamp(digest(), 'SHA-256'))).message).toContain('503');
+    }
+  });
+
+  it('cuts a body that trickles in at the deadline', async () => {
+    pki.tsa.mode = 'slow-body';
+    const started = Date.now();
+    const fault = await faultOf(
+      checkedTimestampAuthority(pki.tsa.url, { timeoutMs: 1500 }).timestamp(digest(), 'SHA-256'),
+    );
+    expect(fault.message).toContain('did not answer within 1.5 s');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('refuses a valid token for another hash', async () => {
+    pki.tsa.mode = 'wrong-imprint';
+    const fault = await faultOf(
+      checkedTimestampAuthority(pki.tsa.url).timestamp(digest(), 'SHA-256'),
+    );
+    expect(fault.message).toContain('answered with a token for another hash');
+  });
+
+  it('refuses six bytes of junk and a rejection', async () => {
+    pki.tsa.mode = 'junk';
+    const authority = checkedTimestampAuthority(pki.tsa.url);
+    expect((await faultOf(authority.timestamp(digest(), 'SHA-256'))).message).toContain(
+      'answered with 6 bytes that are not a time-stamp response',
+    );
+    pki.tsa.mode = 'rejection';
+    expect((await faultOf(authority.timestamp(digest(), 'SHA-256'))).message).toContain(
+      'refused the request (PKIStatus rejection)',
+    );
+  });
+
+  it('does not follow a redirect, even to the real TSA', async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(302, { location: pki.tsa.url }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsr`;
+    host = new URL(url).host;
+    const before = pki.tsa.requests;
+    try {
+      const fault = await faultOf(checkedTimestampAuthority(url).timestamp(digest(), 'SHA-256'));
+      expect(fault.message).toContain('answered 302');
+      expect(pki.tsa.requests).toBe(before);
+    } finally {
+      host = new URL(pki.tsa.url).host;
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('refuses a token whose signature does not verify, and an answer over the size cap', async () => {
+    // The token ends with its signer info, which ends with the signature value.
+    const front = await inFront((reply, res) => {
+      reply[reply.length - 1] ^= 0x01;
+      res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(reply);
+    });
+    host = new URL(front.url).host;
+    try {
+      const fault = await faultOf(
+        checkedTimestampAuthority(front.url).timestamp(digest(), 'SHA-256'),
+      );
+      expect(fault.message).toContain('signature does not verify');
+    } finally {
+      host = new URL(pki.tsa.url).host;
+      await front.close();
+    }
+    const capped = checkedTimestampAuthority(pki.tsa.url, { maxBytes: 1000 });
+    expect((await faultOf(capped.timestamp(digest(), 'SHA-256'))).message).toMatch(
+      /more than the 1000 bytes allowed/,
+    );
+  });
+
+  it('faults when nothing listens', async () => {
+    await pki.crl.stop();
+    try {
+      host = new URL(pki.crl.url).host;
+      const fault = await faultOf(
+        checkedTimestampAuthority(`${pki.crl.url}/tsr`).timestamp(digest(), 'SHA-256'),
+      );
+      expect(fault.message).toContain('could not be reached (ECONNREFUSED)');
+    } finally {
+      host = new URL(pki.tsa.url).host;
+      await pki.crl.start();
+    }
+  });
+});
