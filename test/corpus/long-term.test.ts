@@ -79,7 +79,9 @@ describe.skipIf(accepted.length === 0)('the real-PDF corpus sealed at B-LTA', ()
       const original = new Uint8Array(readFileSync(path.join(CORPUS, 'files', entry.file)));
       const sealed = await sealPdf({
         original,
-        signatures: [{ name: 'Corpus Signee', email: 'c@example.com', signedAt: new Date().toISOString() }],
+        signatures: [
+          { name: 'Corpus Signee', email: 'c@example.com', signedAt: new Date().toISOString() },
+        ],
         auditEntries: [],
         documentName: entry.file,
         documentId: 'corpus',

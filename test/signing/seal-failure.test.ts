@@ -110,7 +110,7 @@ describe.each(ENGINES)('a seal that meets an outside fault on %s', (engine) => {
     });
     expect(doc).toMatchObject({ sealLevel: 'B-B', sealMode: 'normalised', sealFailure: null });
     const trail = (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)).body;
-    const sealed = trail.entries.find((e: { action: string }) => e.action === 'sealed');
+    const sealed = trail.auditTrail.find((e: { action: string }) => e.action === 'sealed');
     expect(sealed.details).toMatchObject({ sealLevel: 'B-B', requestedLevel: 'B-LTA' });
     pki.tsa.mode = 'ok';
   });
@@ -148,7 +148,7 @@ describe.each(ENGINES)('a seal that meets an outside fault on %s', (engine) => {
     expect(sealed.sealLevel).toBe('B-LTA');
     const actions = (
       await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)
-    ).body.entries.map((e: { action: string }) => e.action);
+    ).body.auditTrail.map((e: { action: string }) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['seal failed', 'seal retried', 'sealed']));
   });
 

@@ -221,13 +221,7 @@ export type DocumentsTable = {
   folder_id: string | null;
   name: string;
   status:
-    | 'draft'
-    | 'in_process'
-    | 'pending_seal'
-    | 'seal_failed'
-    | 'signed'
-    | 'declined'
-    | 'cancelled';
+    'draft' | 'in_process' | 'pending_seal' | 'seal_failed' | 'signed' | 'declined' | 'cancelled';
   pinned: string | null;
   source: string;
   user_id: string;

@@ -191,7 +191,9 @@ export function createBoundedWorker<Req, Res>(options: BoundedWorkerOptions) {
       finish(() =>
         'result' in answer
           ? job.resolve(answer.result as Res)
-          : job.reject(Object.assign(new Error(answer.error), { name: answer.errorName ?? 'Error' })),
+          : job.reject(
+              Object.assign(new Error(answer.error), { name: answer.errorName ?? 'Error' }),
+            ),
       );
     };
     // Out of memory is the input's doing: a 422 like the deadline. Any other end of the

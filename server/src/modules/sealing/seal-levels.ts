@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PDF, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { OutsideFault, isOutsideFault } from './outside-fault.js';
 import { signPdf } from './pades-signature.js';
@@ -32,8 +33,7 @@ export const ARCHIVE_TIMESTAMP_FIELD = 'Signet archive time stamp';
 /**
  * Signs `pdf` with the seal (signPdf) at `choice.level`: B-T time-stamps the signature; B-LT
  * then appends, as an incremental update, a DSS with the certificates and revocation data of
- * the seal's and the time stamp's chains; B-LTA then appends a document time stamp over that
- * (and the DSS of its own chain). Every time-stamp token is checked before it is used
+ * the seal's and the time stamp's chains; B-LTA then appends a document time stamp over that. Every time-stamp token is checked before it is used
  * (timestamp-authority.ts); revocation data comes only from the URLs those chains name
  * (revocation.ts), cached until its next update.
  */
@@ -70,23 +70,26 @@ export async function signAtLevel(
     return bytes;
   });
   if (level === 'B-LT') return withDss;
+  // The archive time stamp covers the whole file: the DSS before it already holds its
+  // authority's chain (the signature's time stamp came from the same one). Only a token from
+  // a certificate that DSS lacks (the authority changed keys between the two) needs one more
+  // DSS after it, which the next archive time stamp would cover.
+  const known = new Set(chains().map(fingerprint));
   return reached('B-LT', async () => {
-    const { bytes } = await lt.addTimestamp({
-      timestampAuthority: {
-        timestamp: async (digest, algorithm) => {
-          const token = await tsa.timestamp(digest, algorithm);
-          source.allow(chains());
-          return token;
-        },
-      },
+    let { bytes } = await lt.addTimestamp({
+      timestampAuthority: tsa,
       fieldName: ARCHIVE_TIMESTAMP_FIELD,
-      longTermValidation: true,
-      revocationProvider: source,
     });
-    failIfMissing(source.failures);
+    if (!chains().every((certificate) => known.has(fingerprint(certificate)))) {
+      source.allow(chains());
+      ({ bytes } = await lt.addValidationData({ revocationProvider: source }));
+      failIfMissing(source.failures);
+    }
     return bytes;
   });
 }
+
+const fingerprint = (der: Uint8Array) => createHash('sha256').update(der).digest('hex');
 
 // Runs a step; an outside fault in it means the seal reached `level` and no further.
 async function reached<T>(level: SealLevel, step: () => Promise<T>): Promise<T> {
