@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -112,4 +112,42 @@ function crc32(bytes: Buffer): number {
 /** SHA-256 hex, as callers of sealPdf compute it. */
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * What `openssl ts -verify` says of the file's last signature, a document time stamp: its
+ * token (dumped by pdfsig) against the bytes its /ByteRange covers, trusting `files.root`.
+ */
+export function verifyArchiveTimestamp(
+  dir: string,
+  bytes: Uint8Array,
+  files: { root: string; chain: string },
+): string {
+  const work = mkdtempSync(join(dir, 'archive-'));
+  writeFileSync(join(work, 'in.pdf'), bytes);
+  spawnSync('pdfsig', ['-dump', 'in.pdf'], { cwd: work });
+  const tokens = readdirSync(work)
+    .filter((name) => /\.sig\d+$/.test(name))
+    .sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')));
+  const text = Buffer.from(bytes).toString('latin1');
+  const at = text.lastIndexOf('/ByteRange');
+  const [a, b, c, d] = text
+    .slice(at, text.indexOf(']', at))
+    .replace(/[^\d ]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const covered = join(work, 'covered.bin');
+  writeFileSync(covered, Buffer.concat([bytes.subarray(a!, a! + b!), bytes.subarray(c!, c! + d!)]));
+  const result = spawnSync(
+    'openssl',
+    ['ts', '-verify', '-in', join(work, tokens.at(-1)!), '-token_in', '-data', covered].concat([
+      '-CAfile',
+      files.root,
+      '-untrusted',
+      files.chain,
+    ]),
+    { encoding: 'utf8' },
+  );
+  return `${result.stdout}${result.stderr}`;
 }

@@ -3,9 +3,6 @@
 // checked with tools we did not write (pdfsig, qpdf, openssl ts); and what an outside fault
 // does: the seal fails for a retry (never the `attached` fallback), and on the job's last
 // attempt (`settle`) it is sealed at the level reached, its certificate saying why.
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PDF, PdfArray, PdfDict } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +11,14 @@ import {
 } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
 import { startLocalPki, type LocalPki } from '../helpers/local-pki.js';
-import { makePdf, pageTexts, runOnPdf, scratchDir, sha256 } from './helpers.js';
+import {
+  makePdf,
+  pageTexts,
+  runOnPdf,
+  scratchDir,
+  sha256,
+  verifyArchiveTimestamp,
+} from './helpers.js';
 
 const scratch = scratchDir();
 let pki: LocalPki;
@@ -72,35 +76,6 @@ async function dssOf(bytes: Uint8Array) {
   return { certs: count('Certs'), ocsps: count('OCSPs'), crls: count('CRLs') };
 }
 
-// A file of what the file's last signature covers (its /ByteRange's two ranges), for openssl.
-function lastRangeData(bytes: Uint8Array): string {
-  const text = Buffer.from(bytes).toString('latin1');
-  const at = text.lastIndexOf('/ByteRange');
-  const [a, b, c, d] = text
-    .slice(at, text.indexOf(']', at))
-    .replace(/[^\d ]/g, ' ')
-    .trim()
-    .split(/\s+/)
-    .map(Number);
-  const file = join(scratch.dir, `covered-${Date.now()}.bin`);
-  writeFileSync(file, Buffer.concat([bytes.subarray(a!, a! + b!), bytes.subarray(c!, c! + d!)]));
-  return file;
-}
-
-// Each signature's /Contents as DER, from pdfsig's dump.
-function dumpSignatures(bytes: Uint8Array): string[] {
-  const dir = join(scratch.dir, `dump-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-  spawnSync('mkdir', ['-p', dir]);
-  const file = join(dir, 'in.pdf');
-  writeFileSync(file, bytes);
-  spawnSync('pdfsig', ['-dump', file], { cwd: dir });
-  return spawnSync('ls', [dir], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .filter((name) => /\.sig\d+$/.test(name))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
 describe('seal levels against a local PKI', () => {
   it('revocation sources down: a retry, then B-T on the last attempt; back up: B-LT', async () => {
     // First in this file: nothing is cached yet, so the revocation data must be fetched.
@@ -145,18 +120,9 @@ describe('seal levels against a local PKI', () => {
     expect(dss?.certs).toBeGreaterThanOrEqual(4);
     expect(dss?.ocsps).toBeGreaterThanOrEqual(3);
     // The archive time stamp is a token openssl accepts, for this PKI and these bytes.
-    const [, token] = dumpSignatures(sealed.bytes);
-    const verify = spawnSync(
-      'openssl',
-      ['ts', '-verify', '-in', token!, '-token_in', '-data', lastRangeData(sealed.bytes)].concat([
-        '-CAfile',
-        pki.files.root,
-        '-untrusted',
-        pki.files.chain,
-      ]),
-      { encoding: 'utf8' },
+    expect(verifyArchiveTimestamp(scratch.dir, sealed.bytes, pki.files)).toContain(
+      'Verification: OK',
     );
-    expect(`${verify.stdout}${verify.stderr}`, verify.stderr).toContain('Verification: OK');
     const text = pageTexts(scratch.dir, sealed.bytes).join('\n');
     expect(text).toContain('B-LTA (PAdES)');
   });
