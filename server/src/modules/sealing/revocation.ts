@@ -31,6 +31,26 @@ type Cached = { bytes: Uint8Array; until: number; revokedAt: (serial: string) =>
 // chain each time, and responders expect clients to reuse an answer until its nextUpdate.
 const cache = new Map<string, Cached>();
 const CACHE_ENTRIES = 1000;
+
+// What depends only on the certificates, made once per process: the parsed certificate, and
+// the OCSP request for it and its issuer (a nonce-less request is the same every time).
+const parsedCertificates = new Map<string, Certificate>();
+const ocspRequests = new Map<string, ReturnType<typeof ocspRequestFor> & { key: string }>();
+
+function memo<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+    if (map.size > CACHE_ENTRIES) map.delete(map.keys().next().value!);
+  }
+  return value;
+}
+
+/** Forgets every cached answer: for benchmarks that time a fetch from the responders. */
+export function forgetRevocationAnswers(): void {
+  cache.clear();
+}
 // What an answer naming no nextUpdate may be reused for.
 const UNDATED_REUSE_MS = 5 * 60_000;
 
@@ -87,19 +107,23 @@ export function createRevocationSource(
     return entry.bytes;
   }
 
-  // An allowed certificate, parsed once for every use here; null for any other.
+  // An allowed certificate, parsed once per process (a seal asks for the same chain every
+  // time: parsing it again cost more than the rest of a cached answer); null for any other.
   function allowedCertificate(der: Uint8Array): Certificate | null {
-    const x509 = allowed.get(fingerprint(der));
+    const id = fingerprint(der);
+    const x509 = allowed.get(id);
     if (!x509) return null;
-    const parsed = pkijs.Certificate.fromBER(new Uint8Array(der));
-    return {
-      id: fingerprint(der),
-      x509,
-      parsed,
-      name: x509.subject.split('\n').join(', '),
-      serial: serialHex(parsed.serialNumber),
-      urls: revocationUrls(parsed),
-    };
+    return memo(parsedCertificates, id, () => {
+      const parsed = pkijs.Certificate.fromBER(new Uint8Array(der));
+      return {
+        id,
+        x509,
+        parsed,
+        name: x509.subject.split('\n').join(', '),
+        serial: serialHex(parsed.serialNumber),
+        urls: revocationUrls(parsed),
+      };
+    });
   }
 
   return {
@@ -119,11 +143,20 @@ export function createRevocationSource(
       for (const url of certificate.urls.ocsp) {
         const service = `the OCSP responder at ${new URL(url).host}`;
         try {
-          const issuerParsed = pkijs.Certificate.fromBER(new Uint8Array(issuer));
-          const { certId, request } = ocspRequestFor(certificate.parsed, issuerParsed);
-          const key = `ocsp ${url} ${[certId.nameHash, certId.keyHash, certId.serial].map((part) => part.toString('hex')).join(' ')}`;
+          const { certId, request, key } = memo(
+            ocspRequests,
+            `${id} ${fingerprint(issuer)}`,
+            () => {
+              const issuerParsed = pkijs.Certificate.fromBER(new Uint8Array(issuer));
+              const made = ocspRequestFor(certificate.parsed, issuerParsed);
+              const { nameHash, keyHash, serial } = made.certId;
+              const parts = [nameHash, keyHash, serial].map((part) => part.toString('hex'));
+              return { ...made, key: parts.join(' ') };
+            },
+          );
+          const cacheKey = `ocsp ${url} ${key}`;
           const entry = await answer(
-            key,
+            cacheKey,
             () =>
               requestOutside({
                 url,

@@ -27,6 +27,9 @@ export class LevelShortfall extends Error {
 // own certificate chain. Unused room is zero padding, twice its size in hex.
 export const SIGNATURE_RESERVE_BYTES = 12_288;
 const TIMESTAMPED_RESERVE_BYTES = 24_576;
+// Each OCSP or CRL exchange; a chain of four certificates whose sources all hang costs 40 s,
+// well inside the sealing thread's two minutes, with both time stamps' 20 s each.
+const REVOCATION_TIMEOUT_MS = 5_000;
 /** The field of the archive time stamp (B-LTA). */
 export const ARCHIVE_TIMESTAMP_FIELD = 'Signet archive time stamp';
 
@@ -56,7 +59,7 @@ export async function signAtLevel(
   );
   if (level === 'B-B' || level === 'B-T' || !tsa) return signed;
 
-  const source = createRevocationSource();
+  const source = createRevocationSource({ timeoutMs: REVOCATION_TIMEOUT_MS });
   const chains = () => [
     sign.signer.certificate,
     ...(sign.signer.certificateChain ?? []),
