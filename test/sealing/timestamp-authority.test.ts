@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { createHash, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   OutsideFault,
@@ -180,4 +182,104 @@ describe('checkedTimestampAuthority', () => {
       await pki.crl.start();
     }
   });
+
+  it('refuses a token from a certificate not for time-stamping, or that its attributes do not name', async () => {
+    const seal = await tokenSigner('seal', pki.certificates.seal);
+    const tsa = await tokenSigner('tsa', pki.certificates.tsa);
+    for (const [signer, ess, expected] of [
+      [seal, true, 'not marked (critical) for time-stamping'],
+      [tsa, false, "signed attributes do not name its signer's certificate"],
+    ] as const) {
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          void signedReply(Buffer.concat(chunks), signer, ess).then((reply) =>
+            res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(reply),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsr`;
+      host = new URL(url).host;
+      try {
+        const fault = await faultOf(checkedTimestampAuthority(url).timestamp(digest(), 'SHA-256'));
+        expect(fault.message).toContain(expected);
+      } finally {
+        host = new URL(pki.tsa.url).host;
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
 });
+
+type TokenSigner = { certificate: pkijs.Certificate; key: CryptoKey; der: Uint8Array };
+
+async function tokenSigner(name: 'seal' | 'tsa', der: Uint8Array): Promise<TokenSigner> {
+  const pem = readFileSync(path.join(pki.dir, `${name}.key`), 'utf8');
+  const key = await webcrypto.subtle.importKey(
+    'pkcs8',
+    createPrivateKey(pem).export({ type: 'pkcs8', format: 'der' }),
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return { certificate: pkijs.Certificate.fromBER(der), key, der };
+}
+
+// A granted reply for the request, signed by `signer`, with or without the ESS attribute
+// naming its certificate: what openssl ts -reply will not make.
+async function signedReply(query: Buffer, signer: TokenSigner, ess: boolean): Promise<Buffer> {
+  const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query));
+  const tstInfo = new pkijs.TSTInfo({
+    version: 1,
+    policy: '1.3.6.1.4.1.55555.1',
+    messageImprint: request.messageImprint,
+    serialNumber: new asn1js.Integer({ value: 1 }),
+    genTime: new Date(),
+    nonce: request.nonce,
+  });
+  const tstDer = tstInfo.toSchema().toBER(false);
+  const attribute = (type: string, value: asn1js.AsnType) =>
+    new pkijs.Attribute({ type, values: [value] });
+  const sequence = (...value: asn1js.AsnType[]) => new asn1js.Sequence({ value });
+  const sha256 = (bytes: ArrayBuffer | Uint8Array) =>
+    createHash('sha256').update(new Uint8Array(bytes)).digest();
+  const attributes = [
+    attribute('1.2.840.113549.1.9.3', new asn1js.ObjectIdentifier({ value: TST_INFO })),
+    attribute('1.2.840.113549.1.9.4', new asn1js.OctetString({ valueHex: sha256(tstDer) })),
+  ];
+  if (ess) {
+    const certId = sequence(new asn1js.OctetString({ valueHex: sha256(signer.der) }));
+    attributes.push(attribute('1.2.840.113549.1.9.16.2.47', sequence(sequence(certId))));
+  }
+  const signedData = new pkijs.SignedData({
+    version: 3,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: TST_INFO,
+      eContent: new asn1js.OctetString({ valueHex: tstDer }),
+    }),
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({
+          issuer: signer.certificate.issuer,
+          serialNumber: signer.certificate.serialNumber,
+        }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+      }),
+    ],
+    certificates: [signer.certificate],
+  });
+  await signedData.sign(signer.key, 0, 'SHA-256');
+  const response = new pkijs.TimeStampResp({
+    status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+    timeStampToken: new pkijs.ContentInfo({
+      contentType: pkijs.ContentInfo.SIGNED_DATA,
+      content: signedData.toSchema(true),
+    }),
+  });
+  return Buffer.from(response.toSchema().toBER(false));
+}
+
+const TST_INFO = '1.2.840.113549.1.9.16.1.4';
