@@ -42,8 +42,12 @@ async function faultOf(promise: Promise<unknown>): Promise<OutsideFault> {
   return fault;
 }
 
-// A loopback server in front of the TSA, answering whatever `answer` makes of the TSA's reply.
-async function inFront(answer: (reply: Buffer, res: import('node:http').ServerResponse) => void) {
+// A loopback server in front of the TSA: the request as `ask` rewrites it goes to the TSA, and
+// the client gets what `answer` makes of the reply.
+async function inFront(
+  answer: (reply: Buffer, res: import('node:http').ServerResponse) => void,
+  ask: (query: Buffer) => Uint8Array = (query) => query,
+) {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -53,7 +57,7 @@ async function inFront(answer: (reply: Buffer, res: import('node:http').ServerRe
         reply.on('data', (chunk: Buffer) => body.push(chunk));
         reply.on('end', () => answer(Buffer.concat(body), res));
       });
-      upstream.end(Buffer.concat(chunks));
+      upstream.end(ask(Buffer.concat(chunks)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -147,6 +151,27 @@ describe('checkedTimestampAuthority', () => {
     }
   });
 
+  it('refuses a token made for another request (another nonce)', async () => {
+    const front = await inFront(
+      (reply, res) => res.writeHead(200).end(reply),
+      (query) => {
+        const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query));
+        request.nonce = new asn1js.Integer({ value: 42 });
+        return new Uint8Array(request.toSchema().toBER(false));
+      },
+    );
+    host = new URL(front.url).host;
+    try {
+      const fault = await faultOf(
+        checkedTimestampAuthority(front.url).timestamp(digest(), 'SHA-256'),
+      );
+      expect(fault.message).toContain('a token for another request (its nonce differs)');
+    } finally {
+      host = new URL(pki.tsa.url).host;
+      await front.close();
+    }
+  });
+
   it('refuses a token whose signature does not verify, and an answer over the size cap', async () => {
     // The token ends with its signer info, which ends with the signature value.
     const front = await inFront((reply, res) => {
@@ -224,7 +249,7 @@ async function tokenSigner(name: 'seal' | 'tsa', der: Uint8Array): Promise<Token
     false,
     ['sign'],
   );
-  return { certificate: pkijs.Certificate.fromBER(der), key, der };
+  return { certificate: pkijs.Certificate.fromBER(new Uint8Array(der)), key, der };
 }
 
 // A granted reply for the request, signed by `signer`, with or without the ESS attribute
