@@ -6,6 +6,7 @@ import { P12Signer, PDF } from '@libpdf/core';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  checkCrl,
   checkOcspResponse,
   ocspRequestFor,
 } from '../../server/src/modules/sealing/revocation-data.js';
@@ -243,5 +244,14 @@ describe('createRevocationSource', () => {
     );
     const later = new Date(Date.now() + 2 * 3600_000);
     expect(() => checkOcspResponse(good, asked.certId, intermediate, later)).toThrow('expired at');
+
+    // A CRL ends with its signature: one bit changed there, and the issuer did not sign it.
+    const crl = new Uint8Array(
+      await (await fetch(`${pki.crl.url}/intermediate.crl`)).arrayBuffer(),
+    );
+    expect(checkCrl(crl, intermediate, new Date()).nextUpdate).not.toBeNull();
+    crl[crl.length - 1] ^= 0x01;
+    expect(() => checkCrl(crl, intermediate, new Date())).toThrow('a CRL its issuer did not sign');
+    expect(() => checkCrl(crl, pki.certificates.root, new Date())).toThrow('another issuer');
   });
 });
