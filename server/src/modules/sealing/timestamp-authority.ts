@@ -21,7 +21,11 @@ const OID_SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
 const OID_EXTENDED_KEY_USAGE = '2.5.29.37';
 const OID_TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
 
-/** What a time-stamp token says: its time, what it stamps, and its signer's certificates. */
+/**
+ * What a time-stamp token says: its time, what it stamps, and its signer's certificates (for
+ * the B-LT step, the chain to fetch revocation data for). Reads, does not verify; throws on
+ * anything but a TSTInfo SignedData with its signer's certificate.
+ */
 export function readTimestampToken(token: Uint8Array): TimestampTokenContents {
   return parseTimestampToken(token).contents;
 }
