@@ -208,18 +208,20 @@ describe('checkedTimestampAuthority', () => {
     }
   });
 
-  it('refuses a token from a certificate not for time-stamping, or that its attributes do not name', async () => {
+  it('refuses a token from a certificate not for time-stamping, or whose attributes name another', async () => {
     const seal = await tokenSigner('seal', pki.certificates.seal);
     const tsa = await tokenSigner('tsa', pki.certificates.tsa);
-    for (const [signer, ess, expected] of [
-      [seal, true, 'not marked (critical) for time-stamping'],
-      [tsa, false, "signed attributes do not name its signer's certificate"],
+    // [who signs, whose certificate the ESS attribute names (none: no attribute), the fault]
+    for (const [signer, named, expected] of [
+      [seal, seal, 'not marked (critical) for time-stamping'],
+      [tsa, seal, "signed attributes do not name its signer's certificate"],
+      [tsa, null, null],
     ] as const) {
       const server = createServer((req, res) => {
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
         req.on('end', () => {
-          void signedReply(Buffer.concat(chunks), signer, ess).then((reply) =>
+          void signedReply(Buffer.concat(chunks), signer, named?.der ?? null).then((reply) =>
             res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(reply),
           );
         });
@@ -228,8 +230,9 @@ describe('checkedTimestampAuthority', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsr`;
       host = new URL(url).host;
       try {
-        const fault = await faultOf(checkedTimestampAuthority(url).timestamp(digest(), 'SHA-256'));
-        expect(fault.message).toContain(expected);
+        const asked = checkedTimestampAuthority(url).timestamp(digest(), 'SHA-256');
+        if (expected) expect((await faultOf(asked)).message).toContain(expected);
+        else expect(readTimestampToken(await asked).signerCertificate).toEqual(tsa.der);
       } finally {
         host = new URL(pki.tsa.url).host;
         await new Promise((resolve) => server.close(resolve));
@@ -252,9 +255,13 @@ async function tokenSigner(name: 'seal' | 'tsa', der: Uint8Array): Promise<Token
   return { certificate: pkijs.Certificate.fromBER(new Uint8Array(der)), key, der };
 }
 
-// A granted reply for the request, signed by `signer`, with or without the ESS attribute
-// naming its certificate: what openssl ts -reply will not make.
-async function signedReply(query: Buffer, signer: TokenSigner, ess: boolean): Promise<Buffer> {
+// A granted reply for the request, signed by `signer`, its ESS attribute naming the
+// certificate `named` (or absent): what openssl ts -reply will not make.
+async function signedReply(
+  query: Buffer,
+  signer: TokenSigner,
+  named: Uint8Array | null,
+): Promise<Buffer> {
   const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query));
   const tstInfo = new pkijs.TSTInfo({
     version: 1,
@@ -274,8 +281,8 @@ async function signedReply(query: Buffer, signer: TokenSigner, ess: boolean): Pr
     attribute('1.2.840.113549.1.9.3', new asn1js.ObjectIdentifier({ value: TST_INFO })),
     attribute('1.2.840.113549.1.9.4', new asn1js.OctetString({ valueHex: sha256(tstDer) })),
   ];
-  if (ess) {
-    const certId = sequence(new asn1js.OctetString({ valueHex: sha256(signer.der) }));
+  if (named) {
+    const certId = sequence(new asn1js.OctetString({ valueHex: sha256(named) }));
     attributes.push(attribute('1.2.840.113549.1.9.16.2.47', sequence(sequence(certId))));
   }
   const signedData = new pkijs.SignedData({
