@@ -48,6 +48,7 @@ export function argv(strings: TemplateStringsArray, ...values: string[]): string
   ]);
 }
 
+/** The keys a local PKI uses, each `<name>.key` in its directory. */
 export const KEY_NAMES = ['root', 'intermediate', 'seal', 'tsa', 'ocsp-root', 'ocsp-int'] as const;
 
 // RSA-2048 generation is most of a cold start (0.1 to 1 s a key, two cores shared): keys
@@ -172,7 +173,7 @@ function randomSerial(): string {
   return `${(Math.floor(Math.random() * 0x7fff) + 0x1000).toString(16)}0001`;
 }
 
-// A TimeStampResp with PKIStatus rejection (2) and no token, as a TSA refusing a request sends.
+/** A TimeStampResp with PKIStatus rejection (2) and no token, as a TSA refusing a request sends. */
 export function rejection(): Buffer {
   const response = new pkijs.TimeStampResp({
     status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.rejection }),
@@ -180,7 +181,7 @@ export function rejection(): Buffer {
   return Buffer.from(response.toSchema().toBER(false));
 }
 
-// The same request (nonce included) for another hash: a valid token that answers something else.
+/** The same request (nonce included) for another hash: a valid token that answers something else. */
 export function otherImprint(query: Buffer): Uint8Array {
   const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query).buffer);
   const hash = new Uint8Array(request.messageImprint.hashedMessage.valueBlock.valueHexView);
@@ -200,11 +201,13 @@ export type LocalService = {
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: Buffer) => unknown;
 
-// An HTTP server on a fixed port (certificates name it), whose stop() refuses connections
-// and cuts the open ones, as a crashed responder would.
+/**
+ * An HTTP server on a fixed port (certificates name it), whose stop() refuses connections
+ * and cuts the open ones, as a crashed responder would.
+ */
 export function service(port: number, url: string, handler: Handler): LocalService {
   let server: Server | null = null;
-  return {
+  const self: LocalService = {
     url,
     requests: 0,
     async start() {
@@ -213,7 +216,7 @@ export function service(port: number, url: string, handler: Handler): LocalServi
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
         req.on('end', () => {
-          this.requests++;
+          self.requests++;
           Promise.resolve(handler(req, res, Buffer.concat(chunks))).catch(() => {
             if (!res.headersSent) res.writeHead(500);
             res.end();
@@ -231,4 +234,5 @@ export function service(port: number, url: string, handler: Handler): LocalServi
       await new Promise((resolve) => current.close(resolve));
     },
   };
+  return self;
 }

@@ -1,9 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { P12Signer, PDF } from '@libpdf/core';
+import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkCrl,
+  checkOcspResponse,
+  ocspRequestFor,
+} from '../../server/src/modules/sealing/revocation-data.js';
 import { createRevocationSource } from '../../server/src/modules/sealing/revocation.js';
 import { checkedTimestampAuthority } from '../../server/src/modules/sealing/timestamp-authority.js';
 import { startLocalPki, type LocalPki } from '../helpers/local-pki.js';
@@ -208,5 +214,44 @@ describe('createRevocationSource', () => {
     } finally {
       scratch.cleanup();
     }
+  });
+
+  it('refuses an OCSP answer about another certificate, signed by another key, or expired', async () => {
+    const parse = (der: Uint8Array) => pkijs.Certificate.fromBER(new Uint8Array(der));
+    const { seal, tsa, intermediate } = pki.certificates;
+    const asked = ocspRequestFor(parse(seal), parse(intermediate));
+    const answer = (signer: 'ocsp-int' | 'seal') => {
+      writeFileSync(path.join(pki.dir, 'asked.ocsp-req'), asked.request);
+      execFileSync('openssl', [
+        ...['ocsp', '-index', path.join(pki.dir, 'intermediate/index.txt')],
+        ...['-CA', path.join(pki.dir, 'intermediate.crt'), '-nmin', '60'],
+        ...['-rsigner', path.join(pki.dir, `${signer}.crt`)],
+        ...['-rkey', path.join(pki.dir, `${signer}.key`)],
+        ...['-reqin', path.join(pki.dir, 'asked.ocsp-req')],
+        ...['-respout', path.join(pki.dir, 'asked.ocsp-resp')],
+      ]);
+      return new Uint8Array(readFileSync(path.join(pki.dir, 'asked.ocsp-resp')));
+    };
+    const good = answer('ocsp-int');
+    expect(checkOcspResponse(good, asked.certId, intermediate, new Date()).revokedAt).toBeNull();
+    const other = ocspRequestFor(parse(tsa), parse(intermediate)).certId;
+    expect(() => checkOcspResponse(good, other, intermediate, new Date())).toThrow(
+      'answered about another certificate',
+    );
+    // The seal certificate is the intermediate's too, but not delegated to answer OCSP for it.
+    expect(() => checkOcspResponse(answer('seal'), asked.certId, intermediate, new Date())).toThrow(
+      'its issuer or responder did not sign',
+    );
+    const later = new Date(Date.now() + 2 * 3600_000);
+    expect(() => checkOcspResponse(good, asked.certId, intermediate, later)).toThrow('expired at');
+
+    // A CRL ends with its signature: one bit changed there, and the issuer did not sign it.
+    const crl = new Uint8Array(
+      await (await fetch(`${pki.crl.url}/intermediate.crl`)).arrayBuffer(),
+    );
+    expect(checkCrl(crl, intermediate, new Date()).nextUpdate).not.toBeNull();
+    crl[crl.length - 1] ^= 0x01;
+    expect(() => checkCrl(crl, intermediate, new Date())).toThrow('a CRL its issuer did not sign');
+    expect(() => checkCrl(crl, pki.certificates.root, new Date())).toThrow('another issuer');
   });
 });

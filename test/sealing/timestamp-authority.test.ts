@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { createHash, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   OutsideFault,
@@ -40,8 +42,12 @@ async function faultOf(promise: Promise<unknown>): Promise<OutsideFault> {
   return fault;
 }
 
-// A loopback server in front of the TSA, answering whatever `answer` makes of the TSA's reply.
-async function inFront(answer: (reply: Buffer, res: import('node:http').ServerResponse) => void) {
+// A loopback server in front of the TSA: the request as `ask` rewrites it goes to the TSA, and
+// the client gets what `answer` makes of the reply.
+async function inFront(
+  answer: (reply: Buffer, res: import('node:http').ServerResponse) => void,
+  ask: (query: Buffer) => Uint8Array = (query) => query,
+) {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,7 +57,7 @@ async function inFront(answer: (reply: Buffer, res: import('node:http').ServerRe
         reply.on('data', (chunk: Buffer) => body.push(chunk));
         reply.on('end', () => answer(Buffer.concat(body), res));
       });
-      upstream.end(Buffer.concat(chunks));
+      upstream.end(ask(Buffer.concat(chunks)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -145,6 +151,27 @@ describe('checkedTimestampAuthority', () => {
     }
   });
 
+  it('refuses a token made for another request (another nonce)', async () => {
+    const front = await inFront(
+      (reply, res) => res.writeHead(200).end(reply),
+      (query) => {
+        const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query));
+        request.nonce = new asn1js.Integer({ value: 42 });
+        return new Uint8Array(request.toSchema().toBER(false));
+      },
+    );
+    host = new URL(front.url).host;
+    try {
+      const fault = await faultOf(
+        checkedTimestampAuthority(front.url).timestamp(digest(), 'SHA-256'),
+      );
+      expect(fault.message).toContain('a token for another request (its nonce differs)');
+    } finally {
+      host = new URL(pki.tsa.url).host;
+      await front.close();
+    }
+  });
+
   it('refuses a token whose signature does not verify, and an answer over the size cap', async () => {
     // The token ends with its signer info, which ends with the signature value.
     const front = await inFront((reply, res) => {
@@ -180,4 +207,111 @@ describe('checkedTimestampAuthority', () => {
       await pki.crl.start();
     }
   });
+
+  it('refuses a token from a certificate not for time-stamping, or whose attributes name another', async () => {
+    const seal = await tokenSigner('seal', pki.certificates.seal);
+    const tsa = await tokenSigner('tsa', pki.certificates.tsa);
+    // [who signs, whose certificate the ESS attribute names (none: no attribute), the fault]
+    for (const [signer, named, expected] of [
+      [seal, seal, 'not marked (critical) for time-stamping'],
+      [tsa, seal, "signed attributes do not name its signer's certificate"],
+      [tsa, null, null],
+    ] as const) {
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          void signedReply(Buffer.concat(chunks), signer, named?.der ?? null).then((reply) =>
+            res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(reply),
+          );
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tsr`;
+      host = new URL(url).host;
+      try {
+        const asked = checkedTimestampAuthority(url).timestamp(digest(), 'SHA-256');
+        if (expected) expect((await faultOf(asked)).message).toContain(expected);
+        else expect(readTimestampToken(await asked).signerCertificate).toEqual(tsa.der);
+      } finally {
+        host = new URL(pki.tsa.url).host;
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+  });
 });
+
+type TokenSigner = { certificate: pkijs.Certificate; key: CryptoKey; der: Uint8Array };
+
+async function tokenSigner(name: 'seal' | 'tsa', der: Uint8Array): Promise<TokenSigner> {
+  const pem = readFileSync(path.join(pki.dir, `${name}.key`), 'utf8');
+  const key = await webcrypto.subtle.importKey(
+    'pkcs8',
+    createPrivateKey(pem).export({ type: 'pkcs8', format: 'der' }),
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return { certificate: pkijs.Certificate.fromBER(new Uint8Array(der)), key, der };
+}
+
+// A granted reply for the request, signed by `signer`, its ESS attribute naming the
+// certificate `named` (or absent): what openssl ts -reply will not make.
+async function signedReply(
+  query: Buffer,
+  signer: TokenSigner,
+  named: Uint8Array | null,
+): Promise<Buffer> {
+  const request = pkijs.TimeStampReq.fromBER(new Uint8Array(query));
+  const tstInfo = new pkijs.TSTInfo({
+    version: 1,
+    policy: '1.3.6.1.4.1.55555.1',
+    messageImprint: request.messageImprint,
+    serialNumber: new asn1js.Integer({ value: 1 }),
+    genTime: new Date(),
+    nonce: request.nonce,
+  });
+  const tstDer = tstInfo.toSchema().toBER(false);
+  const attribute = (type: string, value: asn1js.AsnType) =>
+    new pkijs.Attribute({ type, values: [value] });
+  const sequence = (...value: asn1js.AsnType[]) => new asn1js.Sequence({ value });
+  const sha256 = (bytes: ArrayBuffer | Uint8Array) =>
+    createHash('sha256').update(new Uint8Array(bytes)).digest();
+  const attributes = [
+    attribute('1.2.840.113549.1.9.3', new asn1js.ObjectIdentifier({ value: TST_INFO })),
+    attribute('1.2.840.113549.1.9.4', new asn1js.OctetString({ valueHex: sha256(tstDer) })),
+  ];
+  if (named) {
+    const certId = sequence(new asn1js.OctetString({ valueHex: sha256(named) }));
+    attributes.push(attribute('1.2.840.113549.1.9.16.2.47', sequence(sequence(certId))));
+  }
+  const signedData = new pkijs.SignedData({
+    version: 3,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: TST_INFO,
+      eContent: new asn1js.OctetString({ valueHex: tstDer }),
+    }),
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({
+          issuer: signer.certificate.issuer,
+          serialNumber: signer.certificate.serialNumber,
+        }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes }),
+      }),
+    ],
+    certificates: [signer.certificate],
+  });
+  await signedData.sign(signer.key, 0, 'SHA-256');
+  const response = new pkijs.TimeStampResp({
+    status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+    timeStampToken: new pkijs.ContentInfo({
+      contentType: pkijs.ContentInfo.SIGNED_DATA,
+      content: signedData.toSchema(true),
+    }),
+  });
+  return Buffer.from(response.toSchema().toBER(false));
+}
+
+const TST_INFO = '1.2.840.113549.1.9.16.1.4';

@@ -60,7 +60,8 @@ const UNDATED_REUSE_MS = 5 * 60_000;
  * the operator's configuration, so their URLs may point anywhere, loopback included; a
  * certificate from an earlier signature in the original could name any URL, and gets null
  * without a request. Fetch failures return null and are listed in `failures`: the caller
- * decides whether to retry or to seal at a lower level.
+ * decides whether to retry or to seal at a lower level. A certificate naming neither an OCSP
+ * responder nor a CRL (a root) gets null and is no failure: there is nothing to fetch.
  */
 export function createRevocationSource(
   options: {

@@ -16,10 +16,16 @@ export { OutsideFault } from './outside-fault.js';
 const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
 const OID_MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
 const OID_TST_INFO = '1.2.840.113549.1.9.16.1.4';
+const OID_SIGNING_CERTIFICATE = '1.2.840.113549.1.9.16.2.12';
+const OID_SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
 const OID_EXTENDED_KEY_USAGE = '2.5.29.37';
 const OID_TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
 
-/** What a time-stamp token says: its time, what it stamps, and its signer's certificates. */
+/**
+ * What a time-stamp token says: its time, what it stamps, and its signer's certificates (for
+ * the B-LT step, the chain to fetch revocation data for). Reads, does not verify; throws on
+ * anything but a TSTInfo SignedData with its signer's certificate.
+ */
 export function readTimestampToken(token: Uint8Array): TimestampTokenContents {
   return parseTimestampToken(token).contents;
 }
@@ -117,6 +123,11 @@ function checkResponse(
   if (!signedByItsCertificate(signedData, read.contents.signerCertificate)) {
     throw fault('answered with a token whose signature does not verify with its certificate');
   }
+  if (!namesItsSigner(signedData, read.contents.signerCertificate)) {
+    throw fault(
+      "answered with a token whose signed attributes do not name its signer's certificate",
+    );
+  }
   const usage = signer.extensions?.find((extension) => extension.extnID === OID_EXTENDED_KEY_USAGE);
   const purposes = (usage?.parsedValue as pkijs.ExtKeyUsage | undefined)?.keyPurposes ?? [];
   if (!usage?.critical || !purposes.includes(OID_TIME_STAMPING)) {
@@ -156,4 +167,39 @@ function signedByItsCertificate(signedData: pkijs.SignedData, certificate: Uint8
     digestAlgorithm: signerInfo.digestAlgorithm.algorithmId,
     signer: certificate,
   });
+}
+
+// RFC 3161 (and RFC 5816 for SHA-2) binds the signer's certificate into the signature: the
+// signed attributes hold an ESSCertID(v2) whose first hash is that certificate's. One naming
+// another certificate is refused. One missing is tolerated: RFC 3161 requires it, but the
+// checks above already tie the token to the certificate it carries, and test TSAs
+// (test/sealing/fake-tsa.ts) leave it out.
+function namesItsSigner(signedData: pkijs.SignedData, certificate: Uint8Array): boolean {
+  const attributes = signedData.signerInfos[0]?.signedAttrs?.attributes ?? [];
+  for (const attribute of attributes) {
+    const v2 = attribute.type === OID_SIGNING_CERTIFICATE_V2;
+    if (!v2 && attribute.type !== OID_SIGNING_CERTIFICATE) continue;
+    // SigningCertificate(V2) ::= SEQUENCE { certs SEQUENCE OF ESSCertID(v2), ... }
+    const certs = (attribute.values[0] as asn1js.Sequence | undefined)?.valueBlock.value[0];
+    const first = (certs as asn1js.Sequence | undefined)?.valueBlock.value[0];
+    const fields = (first as asn1js.Sequence | undefined)?.valueBlock.value ?? [];
+    // ESSCertIDv2 ::= SEQUENCE { hashAlgorithm DEFAULT sha256, certHash, issuerSerial OPTIONAL };
+    // ESSCertID ::= SEQUENCE { certHash (SHA-1), issuerSerial OPTIONAL }.
+    const withAlgorithm = v2 && fields[0] instanceof asn1js.Sequence;
+    const hashField = fields[withAlgorithm ? 1 : 0];
+    if (!(hashField instanceof asn1js.OctetString)) return false;
+    let digest = v2 ? 'sha256' : 'sha1';
+    if (withAlgorithm) {
+      const oid = (fields[0] as asn1js.Sequence).valueBlock.value[0];
+      const named =
+        oid instanceof asn1js.ObjectIdentifier
+          ? NODE_DIGESTS[oid.valueBlock.toString()]
+          : undefined;
+      if (!named) return false;
+      digest = named;
+    }
+    const expected = createHash(digest).update(certificate).digest();
+    return expected.equals(hashField.valueBlock.valueHexView);
+  }
+  return true;
 }
