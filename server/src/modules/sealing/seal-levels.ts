@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { PDF, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { OutsideFault, isOutsideFault } from './outside-fault.js';
 import { signPdf } from './pades-signature.js';
+import { appendDss, validationData } from './dss.js';
 import { createRevocationSource } from './revocation.js';
 import type { SealLevel } from './seal-types.js';
 import { checkedTimestampAuthority, readTimestampToken } from './timestamp-authority.js';
@@ -60,36 +61,53 @@ export async function signAtLevel(
   if (level === 'B-B' || level === 'B-T' || !tsa) return signed;
 
   const source = createRevocationSource({ timeoutMs: REVOCATION_TIMEOUT_MS });
-  const chains = () => [
-    sign.signer.certificate,
-    ...(sign.signer.certificateChain ?? []),
-    ...tokens.flatMap((token) => readTimestampToken(token).certificates),
+  const sealChain = [sign.signer.certificate, ...(sign.signer.certificateChain ?? [])];
+  const chainsOf = (token: Uint8Array) => readTimestampToken(token).certificates;
+  source.allow([...sealChain, ...tokens.flatMap(chainsOf)]);
+  // The seal with its chain, and its time stamp with the authority's chain: one VRI each.
+  const entries = async (bytes: Uint8Array, stamped: Uint8Array[]) => [
+    await validationData(
+      lastSignatureContents(bytes),
+      [...sealChain, ...stamped.flatMap(chainsOf)],
+      source,
+    ),
+    ...(await Promise.all(stamped.map((token) => validationData(token, chainsOf(token), source)))),
   ];
-  source.allow(chains());
-  const lt = await PDF.load(signed);
   const withDss = await reached('B-T', async () => {
-    const { bytes } = await lt.addValidationData({ revocationProvider: source });
+    const dss = await appendDss(signed, await entries(signed, tokens));
     failIfMissing(source.failures);
-    return bytes;
+    return dss;
   });
   if (level === 'B-LT') return withDss;
   // The archive time stamp covers the whole file: the DSS before it already holds its
   // authority's chain (the signature's time stamp came from the same one). Only a token from
   // a certificate that DSS lacks (the authority changed keys between the two) needs one more
   // DSS after it, which the next archive time stamp would cover.
-  const known = new Set(chains().map(fingerprint));
+  const known = new Set(tokens.flatMap(chainsOf).map(fingerprint));
   return reached('B-LT', async () => {
-    let { bytes } = await lt.addTimestamp({
+    const lta = await PDF.load(withDss);
+    const { bytes } = await lta.addTimestamp({
       timestampAuthority: tsa,
       fieldName: ARCHIVE_TIMESTAMP_FIELD,
     });
-    if (!chains().every((certificate) => known.has(fingerprint(certificate)))) {
-      source.allow(chains());
-      ({ bytes } = await lt.addValidationData({ revocationProvider: source }));
-      failIfMissing(source.failures);
+    const archive = tokens.at(-1)!;
+    if (chainsOf(archive).every((certificate) => known.has(fingerprint(certificate)))) {
+      return bytes;
     }
-    return bytes;
+    source.allow(chainsOf(archive));
+    const more = await appendDss(bytes, [await validationData(archive, chainsOf(archive), source)]);
+    failIfMissing(source.failures);
+    return more;
   });
+}
+
+// The /Contents of the file's last signature as written (its padding included): after its
+// /ByteRange, as signPdf finds its placeholders.
+function lastSignatureContents(bytes: Uint8Array): Uint8Array {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const key = text.indexOf('/Contents', text.lastIndexOf('/ByteRange'));
+  const start = text.indexOf('<', key) + 1;
+  return Buffer.from(text.toString('latin1', start, text.indexOf('>', start)), 'hex');
 }
 
 const fingerprint = (der: Uint8Array) => createHash('sha256').update(der).digest('hex');
