@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import {
+  PdfArray,
+  PdfDict,
+  PdfName,
+  PdfRef,
+  PdfString,
+  type PDF,
+  type PdfObject,
+} from '@libpdf/core';
+import { chainEntries, checkChain, type ChainCheck } from '../../../../sdk/src/evidence-chain.js';
+import { messages } from '../../i18n/index.js';
+import type { listAudit } from '../documents/audit.repo.js';
+import type { SigneeRow } from '../documents/documents.repo.js';
+import {
+  EVIDENCE_FORMAT,
+  evidenceSchema,
+  type Evidence,
+  type EvidenceSignee,
+} from './evidence-schema.js';
+import { EVIDENCE_FILE_NAME, type SealPdfInput, type SealSignature } from './seal-types.js';
+
+export { EVIDENCE_FORMAT, evidenceSchema, type Evidence, type EvidenceSignee };
+
+/**
+ * How the evidence file relates to the document (PDF 2.0 / PDF/A-3 associated files): a
+ * `Supplement`, a representation of the audit certificate pages that programs read more easily
+ * (and with more in it), not `Data` a page is drawn from, nor the `Source` it was made from.
+ */
+export const EVIDENCE_RELATIONSHIP = 'Supplement';
+
+/** The evidence of a seal: what the input says, with the audit trail chained to the original. */
+export function buildEvidence(
+  input: SealPdfInput,
+  seal: { sealedAt: Date; mode: Evidence['seal']['mode'] },
+): Evidence {
+  const trail = chainEntries(
+    input.auditEntries.map((e) => ({
+      at: e.at,
+      action: e.action,
+      actor: e.actor,
+      ip: e.ip,
+      userAgent: e.userAgent,
+    })),
+    input.originalSha256.toLowerCase(),
+  );
+  return {
+    format: { ...EVIDENCE_FORMAT },
+    document: {
+      id: input.documentId,
+      name: input.documentName,
+      language: input.language ?? 'en',
+      originalSha256: input.originalSha256.toLowerCase(),
+    },
+    seal: {
+      sealedAt: seal.sealedAt.toISOString(),
+      mode: seal.mode,
+      sandbox: input.sandbox,
+      certificate: {
+        subject: input.certificate.subject,
+        fingerprintSha256: input.certificate.fingerprint,
+      },
+    },
+    signees: input.signees ?? input.signatures.map(signatureOnly),
+    fields: (input.fields ?? []).map((f) => ({
+      type: f.type,
+      page: f.page,
+      box: { x: f.x, y: f.y, width: f.width, height: f.height },
+      label: f.label,
+      value: f.value,
+      filledBy: { name: f.signeeName, email: f.signeeEmail },
+      filledAt: f.filledAt,
+    })),
+    auditTrail: trail,
+  };
+}
+
+// A signee known only from the signature page's input (no database at hand).
+function signatureOnly(s: SealSignature): EvidenceSignee {
+  return {
+    name: s.name,
+    email: s.email,
+    status: 'signed',
+    invitation: { channel: null, invitedAt: null, emailedAt: [] },
+    openedAt: null,
+    signedAt: s.signedAt,
+    ip: null,
+    userAgent: null,
+    consent: null,
+    method: s.image ? 'drawn' : 'typed',
+    typedName: s.typedName ?? null,
+    signatureImageSha256: s.image ? sha256(s.image) : null,
+  };
+}
+
+type AuditRow = Awaited<ReturnType<typeof listAudit>>[number];
+
+/**
+ * Each signee's authentication evidence from what the database holds: the signee row, its
+ * entries in the audit trail (the link issued or e-mailed to its address, the signature's
+ * address and browser) and the drawn signature read for the seal.
+ */
+export function gatherSigneeEvidence(
+  signees: SigneeRow[],
+  trail: AuditRow[],
+  signatures: SealSignature[],
+  language: string,
+): EvidenceSignee[] {
+  const consent = messages(language).signing.consent;
+  return signees.map((s) => {
+    const own = trail.filter((e) => e.signeeId === s.id);
+    const emailed = own.filter((e) => e.action === 'e-mailed' && e.details?.to === s.email);
+    const signed = own.findLast((e) => e.action === 'signed');
+    const image = signatures.find((x) => x.email === s.email && x.image)?.image;
+    const drawn = s.status === 'signed' && s.signature_file !== null;
+    return {
+      name: s.name,
+      email: s.email,
+      status: s.status,
+      invitation: {
+        channel: own.some((e) => e.action === 'e-mailed' || e.action === 'e-mail failed')
+          ? 'email'
+          : own.some((e) => e.action === 'link issued')
+            ? 'link'
+            : null,
+        invitedAt: s.invited_at,
+        emailedAt: emailed.map((e) => e.createdAt),
+      },
+      openedAt: s.opened_at,
+      signedAt: s.signed_at,
+      ip: signed?.ip ?? null,
+      userAgent: signed?.userAgent ?? null,
+      // A signature is only accepted with the box ticked (signing.schemas.ts).
+      consent: s.status === 'signed' ? { given: true, statement: consent } : null,
+      method: s.status !== 'signed' ? null : drawn ? 'drawn' : 'typed',
+      typedName: s.signature_typed,
+      signatureImageSha256: drawn && image ? sha256(image) : null,
+    };
+  });
+}
+
+/**
+ * Embeds the evidence as `evidence.json`, an associated file of the document: listed in the
+ * catalog's /AF (earlier seals' evidence stays listed) and its /EmbeddedFiles, where viewers
+ * show attachments (replacing an earlier seal's entry of the same name, still in its revision).
+ * The stream is compressed when the PDF is saved.
+ */
+export function embedEvidence(pdf: PDF, evidence: Evidence, sealedAt: Date): void {
+  pdf.attachments.add(EVIDENCE_FILE_NAME, Buffer.from(JSON.stringify(evidence, null, 1)), {
+    mimeType: 'application/json',
+    description: `Evidence of the signing of "${evidence.document.name}": audit trail as a hash chain, field values, signees (docs/evidence.md)`,
+    createdAt: sealedAt,
+    modifiedAt: sealedAt,
+    overwrite: true,
+  });
+  const resolve = (value: PdfObject | undefined) =>
+    value instanceof PdfRef ? (pdf.getObject(value) ?? undefined) : value;
+  const catalog = pdf.getCatalog();
+  const names = resolve(catalog.get('Names'));
+  const tree = names instanceof PdfDict ? resolve(names.get('EmbeddedFiles')) : undefined;
+  const list = tree instanceof PdfDict ? resolve(tree.get('Names')) : undefined;
+  const items = list instanceof PdfArray ? list.toArray() : [];
+  const at = items.findIndex((x) => x instanceof PdfString && x.asString() === EVIDENCE_FILE_NAME);
+  const ref = items[at + 1];
+  const spec = at >= 0 ? resolve(ref) : undefined;
+  if (!(ref instanceof PdfRef) || !(spec instanceof PdfDict)) {
+    throw new Error('the evidence file was not added to /EmbeddedFiles');
+  }
+  spec.set('AFRelationship', PdfName.of(EVIDENCE_RELATIONSHIP));
+  const earlier = resolve(catalog.get('AF'));
+  catalog.set('AF', new PdfArray([...(earlier instanceof PdfArray ? earlier.toArray() : []), ref]));
+}
+
+/** Checks the evidence's audit trail against its original's SHA-256. */
+export function checkEvidenceChain(evidence: Evidence): ChainCheck {
+  return checkChain(evidence.auditTrail, evidence.document.originalSha256);
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
