@@ -167,6 +167,11 @@ export function embedEvidence(pdf: PDF, evidence: Evidence, sealedAt: Date): voi
     throw new Error('the evidence file was not added to /EmbeddedFiles');
   }
   spec.set('AFRelationship', PdfName.of(EVIDENCE_RELATIONSHIP));
+  // @libpdf/core 0.4.2 escapes the MIME type's slash twice (/application#232Fjson, read back
+  // as "application#2Fjson"): the name is written again, escaped once.
+  const files = resolve(spec.get('EF'));
+  const stream = files instanceof PdfDict ? resolve(files.get('F')) : undefined;
+  if (stream instanceof PdfDict) stream.set('Subtype', PdfName.of('application/json'));
   const earlier = resolve(catalog.get('AF'));
   catalog.set('AF', new PdfArray([...(earlier instanceof PdfArray ? earlier.toArray() : []), ref]));
 }
