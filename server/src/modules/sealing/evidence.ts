@@ -9,6 +9,8 @@ import {
   type PdfObject,
 } from '@libpdf/core';
 import { chainEntries, checkChain, type ChainCheck } from '../../../../sdk/src/evidence-chain.js';
+import { verifyEvidence, type EvidenceVerification } from '../../../../sdk/src/verify-evidence.js';
+import { z } from 'zod';
 import { messages } from '../../i18n/index.js';
 import type { listAudit } from '../documents/audit.repo.js';
 import type { SigneeRow } from '../documents/documents.repo.js';
@@ -183,4 +185,75 @@ export function checkEvidenceChain(evidence: Evidence): ChainCheck {
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** verifyEvidence's answer, with whether the evidence file matches the schema. */
+export type EvidenceReport = EvidenceVerification & {
+  /** Where the evidence file does not match docs/evidence.schema.json; null when it does. */
+  schemaProblems: string | null;
+};
+
+/** The evidence file of a PDF, parsed against the schema; undefined when no seal embeds one. */
+export function readEvidence(bytes: Uint8Array): Evidence | undefined {
+  const found = verifyEvidence(bytes).evidence;
+  return found === undefined ? undefined : evidenceSchema.parse(found);
+}
+
+/**
+ * Checks a PDF's evidence file (sdk/src/verify-evidence.ts: the signature of its revision, by
+ * one of `fingerprints`, covering it and the whole file; its audit chain) and its schema.
+ */
+export function checkEvidence(bytes: Uint8Array, fingerprints: string[]): EvidenceReport {
+  const result = verifyEvidence(bytes, { trustedFingerprints: fingerprints });
+  const parsed = result.evidence ? evidenceSchema.safeParse(result.evidence) : undefined;
+  return {
+    ...result,
+    schemaProblems: parsed && !parsed.success ? z.prettifyError(parsed.error) : null,
+  };
+}
+
+/** The evidence as lines for people: the check, then the document, signees, fields and trail. */
+export function describeEvidence(report: EvidenceReport): string[] {
+  const lines = [`evidence: ${report.status}: ${report.detail}`];
+  if (report.schemaProblems) lines.push(`  not in the documented format: ${report.schemaProblems}`);
+  const e = report.evidence as Evidence | undefined;
+  if (!e || report.schemaProblems) return lines;
+  const from = (ip: string | null, agent: string | null) =>
+    ip || agent ? ` from ${ip ?? 'an unrecorded address'}${agent ? ` (${agent})` : ''}` : '';
+  lines.push(
+    `  ${EVIDENCE_FILE_NAME}: ${e.format.name} ${e.format.version}, SHA-256 ${sha256(report.evidenceBytes!)}`,
+    `  document: "${e.document.name}" (${e.document.id}, ${e.document.language})`,
+    `  original SHA-256: ${e.document.originalSha256}`,
+    `  sealed: ${e.seal.sealedAt}, ${e.seal.mode}${e.seal.sandbox ? ', sandbox' : ''}, by ${e.seal.certificate.subject}`,
+    `  signees (${e.signees.length}):`,
+  );
+  for (const s of e.signees) {
+    const invited =
+      s.invitation.channel === 'email'
+        ? 'link e-mailed to that address'
+        : s.invitation.channel === 'link'
+          ? 'link handed to the sender'
+          : 'invitation not recorded';
+    lines.push(
+      `    ${s.name} <${s.email}>: ${s.status}${s.signedAt ? ` ${s.signedAt}` : ''}${from(s.ip, s.userAgent)}`,
+      `      ${invited}${s.invitation.emailedAt.length ? ` (${s.invitation.emailedAt.join(', ')})` : ''}; opened ${s.openedAt ?? 'not recorded'}; consent ${s.consent?.given ? 'given' : 'not recorded'}; ${s.method ?? 'no'} signature${s.typedName ? ` "${s.typedName}"` : ''}${s.signatureImageSha256 ? ` (image SHA-256 ${s.signatureImageSha256})` : ''}`,
+    );
+  }
+  lines.push(`  fields (${e.fields.length}):`);
+  for (const f of e.fields) {
+    lines.push(
+      `    page ${f.page} ${f.type}${f.label ? ` "${f.label}"` : ''}: ${JSON.stringify(f.value)} by ${f.filledBy.name} <${f.filledBy.email}>${f.filledAt ? ` at ${f.filledAt}` : ''}`,
+    );
+  }
+  const chain = report.chain;
+  lines.push(
+    `  audit trail (${e.auditTrail.entries.length} entries; chain ${chain?.ok ? 'holds' : `broken at entry ${(chain?.index ?? 0) + 1}`}; head ${e.auditTrail.head}):`,
+  );
+  e.auditTrail.entries.forEach((entry, i) => {
+    const mark = chain && !chain.ok && chain.index === i ? '  <-- broken link' : '';
+    lines.push(
+      `    ${i + 1}. ${entry.at} ${entry.action} by ${entry.actor}${from(entry.ip, entry.userAgent)}${mark}`,
+    );
+  });
+  return lines;
 }
