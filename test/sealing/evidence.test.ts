@@ -17,6 +17,16 @@ import {
   type SealCertificate,
 } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
+import { ENGINES } from '../helpers/context.js';
+import { api, quickCreate } from '../helpers/documents.js';
+import { useTenantFixture } from '../helpers/factories.js';
+import {
+  TINY_PNG,
+  downloadFile,
+  signingCall,
+  signingTokenFromMailbox,
+  waitForStatus,
+} from '../helpers/signing.js';
 import { makePdf, makePng, runOnPdf, scratchDir, sha256 } from './helpers.js';
 
 const scratch = scratchDir();
@@ -120,15 +130,18 @@ function qpdfObjects(bytes: Uint8Array) {
   };
 }
 
+// `signet verify --evidence`, the certificate read from DATA_DIR (and the database there, or
+// DATABASE_URL's).
 function cli(file: string, ...args: string[]) {
-  const result = spawnSync(
-    'npx',
-    ['tsx', 'server/src/cli.ts', 'verify', '--evidence', ...args, file],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, DATA_DIR: scratch.dir, LOG_LEVEL: 'silent' },
-    },
-  );
+  return cliWith({ DATA_DIR: scratch.dir }, file, ...args);
+}
+
+function cliWith(env: Record<string, string>, file: string, ...args: string[]) {
+  const command = ['tsx', 'server/src/cli.ts', 'verify', '--evidence', ...args, file];
+  const result = spawnSync('npx', command, {
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -354,5 +367,76 @@ describe('tampering with the evidence', () => {
     expect(json.evidence.status).toBe('valid');
     expect(json.evidence.chain).toMatchObject({ ok: true, entries: 20 });
     expect(json.evidence.evidence.document.originalSha256).toBe(sha256(original));
+  });
+});
+
+describe.each(ENGINES)('a document signed and sealed through the app on %s', (engine) => {
+  const fixture = useTenantFixture(engine, { listen: true });
+
+  it('embeds the real audit trail and how each signee was identified', async () => {
+    const { ctx, apiKey, tenantId } = fixture;
+    const ada = { email: 'ada@example.com', name: 'Ada Lovelace' };
+    const zoe = { email: 'zoe@example.com', name: 'Zoë Ünal' };
+    const created = await quickCreate(ctx, apiKey, { tenantId, signees: [ada, zoe] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.document.id as string;
+    expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
+      200,
+    );
+    const adaToken = await signingTokenFromMailbox(ctx, ada.email);
+    expect((await signingCall(ctx, adaToken, '')).status).toBe(200);
+    const drawn = { consent: true, signature: { type: 'drawn', image: TINY_PNG } };
+    expect((await signingCall(ctx, adaToken, 'sign', drawn)).status).toBe(200);
+    const zoeToken = await signingTokenFromMailbox(ctx, zoe.email);
+    const typed = { consent: true, signature: { type: 'typed', text: 'Zoë Ü.' } };
+    expect((await signingCall(ctx, zoeToken, 'sign', typed)).status).toBe(200);
+    const done = await waitForStatus(ctx, apiKey, id, 'signed');
+    const sealed = await downloadFile(ctx, done.document.downloadUrl);
+
+    const evidence = qpdfEvidence(sealed);
+    expect(evidence.document.id).toBe(id);
+    expect(evidence.seal.mode).toBe('normalised');
+    const trail = (await api(ctx, apiKey, 'GET', `/api/documents/${id}/audit-trail`)).body
+      .auditTrail as Array<{ action: string; createdAt: string; ip: string | null }>;
+    // Everything recorded before the seal, in order; the seal's own entry comes after it.
+    const before = trail.slice(
+      0,
+      trail.findIndex((e) => e.action === 'sealed'),
+    );
+    expect(evidence.auditTrail.entries.map((e) => [e.at, e.action, e.ip])).toEqual(
+      before.map((e) => [e.createdAt, e.action, e.ip]),
+    );
+    expect(verifyEvidence(sealed).chain).toMatchObject({ ok: true, entries: before.length });
+
+    const [first, second] = evidence.signees;
+    expect(first).toMatchObject({
+      name: ada.name,
+      email: ada.email,
+      status: 'signed',
+      invitation: { channel: 'email' },
+      userAgent: 'SignetTest/1.0',
+      consent: { given: true, statement: expect.stringContaining('electronically') },
+      method: 'drawn',
+      typedName: null,
+      signatureImageSha256: sha256(Buffer.from(TINY_PNG.split(',')[1], 'base64')),
+    });
+    expect(first.invitation.emailedAt).toHaveLength(1);
+    expect(first.openedAt).not.toBeNull();
+    expect(first.ip).toMatch(/127\.0\.0\.1/);
+    expect(second).toMatchObject({ email: zoe.email, method: 'typed', typedName: 'Zoë Ü.' });
+    expect(second.openedAt).toBeNull();
+    const signedEntry = trail.find((e) => e.action === 'signed');
+    expect(first.signedAt).toBe(signedEntry?.createdAt);
+
+    // The service's own CLI knows the document: sealed, its evidence intact (exit 0).
+    const path = join(scratch.dir, `${engine}-flow.pdf`);
+    writeFileSync(path, sealed);
+    const env: Record<string, string> = { DATA_DIR: ctx.config.dataDir };
+    if (ctx.config.databaseUrl) env.DATABASE_URL = ctx.config.databaseUrl;
+    const run = cliWith(env, path);
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^sealed: /m);
+    expect(run.stdout).toContain(`document ${id}`);
+    expect(run.stdout).toContain('Ada Lovelace <ada@example.com>: signed');
   });
 });
