@@ -145,6 +145,14 @@ function cliWith(env: Record<string, string>, file: string, ...args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+// The SDK's standalone verifier, as an integrator runs it.
+function sdkVerifier(file: string, ...args: string[]) {
+  const result = spawnSync('npx', ['tsx', 'sdk/bin/verify-evidence.ts', file, ...args], {
+    encoding: 'utf8',
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
 // A PDF signed by `signer` with `evidence` embedded, as a forger with its own key would make.
 async function forged(evidence: Evidence, signer: SealCertificate): Promise<Uint8Array> {
   const pdf = await PDF.load(await makePdf(1));
@@ -338,8 +346,13 @@ describe('tampering with the evidence', () => {
     const checked = verifyEvidence(bytes, { trustedFingerprints: [certificate.fingerprint] });
     expect(checked.status).toBe('broken_chain');
     expect(checked.chain).toMatchObject({ ok: false, index: 7 });
-    const run = cli(file('broken.pdf', bytes));
+    const path = file('broken.pdf', bytes);
+    const run = cli(path);
     expect(run.status, run.stderr).toBe(4);
+    const sdk = sdkVerifier(path, '--trust', certificate.fingerprint);
+    expect(sdk.status, sdk.stderr).toBe(4);
+    expect(sdk.stdout).toMatch(/^broken_chain: /);
+    expect(sdk.stdout).toMatch(/^8\. .*<-- broken link$/m);
     expect(run.stdout).toContain('audit entry 8 does not carry the SHA-256 of entry 7');
     expect(run.stdout).toMatch(/^ {4}8\. .*<-- broken link$/m);
   });
@@ -349,8 +362,10 @@ describe('tampering with the evidence', () => {
     const flipped = new Uint8Array(sealed);
     flipped[10] ^= 0x01;
     expect(verifyEvidence(flipped).status).toBe('altered');
-    const run = cli(file('flipped.pdf', flipped));
+    const path = file('flipped.pdf', flipped);
+    const run = cli(path);
     expect(run.status, run.stderr).toBe(2);
+    expect(sdkVerifier(path).status).toBe(2);
     expect(run.stdout).toMatch(/^altered: /m);
     expect(run.stdout).toContain('evidence: altered');
   });
@@ -363,6 +378,11 @@ describe('tampering with the evidence', () => {
     expect(text.stdout).toContain('evidence: valid');
     expect(text.stdout).toContain(`original SHA-256: ${sha256(original)}`);
     expect(text.stdout).toMatch(/^ {4}20\. 2024-05-01T09:19:00\.000Z signed by Signer 19/m);
+    const sdk = sdkVerifier(path, '--trust', certificate.fingerprint.toUpperCase());
+    expect(sdk.status, sdk.stderr).toBe(0);
+    expect(sdk.stdout).toMatch(/^valid: /);
+    expect(sdk.stdout).toContain(`original SHA-256 ${sha256(original)}`);
+    expect(sdkVerifier(path, '--trust', stranger.fingerprint).status).toBe(3);
     const json = JSON.parse(cli(path, '--json').stdout);
     expect(json.evidence.status).toBe('valid');
     expect(json.evidence.chain).toMatchObject({ ok: true, entries: 20 });
