@@ -1,7 +1,7 @@
 // The audit trail of a Signet evidence file (docs/evidence.md) as a hash chain. The one
 // implementation of the rule: the server links the entries when it seals, verifiers check them,
 // so it depends on node:crypto only.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A JSON value as JSON.parse returns it. */
 export type JsonValue =
@@ -51,7 +51,7 @@ export function canonicalJson(value: unknown): string {
 
 /** Lowercase hex SHA-256 of the UTF-8 bytes of an entry's canonical JSON. */
 export function entryHash(entry: unknown): string {
-  return createHash('sha256').update(canonicalJson(entry), 'utf8').digest('hex');
+  return hash('sha256', canonicalJson(entry), 'hex');
 }
 
 /**

@@ -148,7 +148,7 @@ export function gatherSigneeEvidence(
  * The stream is compressed when the PDF is saved.
  */
 export function embedEvidence(pdf: PDF, evidence: Evidence, sealedAt: Date): void {
-  pdf.attachments.add(EVIDENCE_FILE_NAME, Buffer.from(JSON.stringify(evidence, null, 1)), {
+  pdf.attachments.add(EVIDENCE_FILE_NAME, Buffer.from(JSON.stringify(evidence)), {
     mimeType: 'application/json',
     description: `Evidence of the signing of "${evidence.document.name}": audit trail as a hash chain, field values, signees (docs/evidence.md)`,
     createdAt: sealedAt,
