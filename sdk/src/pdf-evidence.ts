@@ -25,7 +25,12 @@ export type FoundEvidence = {
   signature: PdfSignature;
 };
 
+// Bounds for hostile files: signatures examined, objects of one revision read, the length of
+// one stream dictionary, and what one stream may inflate to.
 const MAX_SIGNATURES = 32;
+const MAX_OBJECTS = 100_000;
+const MAX_DICTIONARY = 64 * 1024;
+const MAX_INFLATED = 64 * 1024 * 1024;
 
 /** Every signature of the file, in file order. */
 export function findPdfSignatures(bytes: Uint8Array): PdfSignature[] {
@@ -80,7 +85,7 @@ export function findEvidence(bytes: Uint8Array, formatName: string): FoundEviden
           );
     if (!Number.isSafeInteger(xrefAt) || xrefAt >= revision.length) continue;
     const offsets = sectionOffsets(revision, xrefAt);
-    for (const offset of offsets.values()) {
+    for (const offset of [...offsets.values()].slice(0, MAX_OBJECTS)) {
       const object = readStream(revision, offset, offsets);
       if (!object || !/\/Type\s*\/EmbeddedFile\b/.test(object.dict)) continue;
       if (!/\/Subtype\s*\/application#2[Ff]json\b/.test(object.dict)) continue;
@@ -160,7 +165,8 @@ function readStream(
   let i = at + head[0].length;
   let depth = 1;
   let top = '';
-  while (i < pdf.length && depth > 0) {
+  const limit = Math.min(pdf.length, i + MAX_DICTIONARY);
+  while (i < limit && depth > 0) {
     const c = pdf[i];
     if (c === 0x3c && pdf[i + 1] === 0x3c) {
       depth++;
@@ -169,12 +175,13 @@ function readStream(
       depth--;
       i += 2;
     } else if (c === 0x28) {
-      i = skipLiteralString(pdf, i);
+      i = skipLiteralString(pdf, i, limit);
     } else {
       if (depth === 1) top += String.fromCharCode(c);
       i++;
     }
   }
+  if (depth > 0) return undefined;
   const after = /^\s*stream\r?\n/.exec(pdf.subarray(i, i + 16).toString('latin1'));
   if (!after) return undefined;
   const dataStart = i + after[0].length;
@@ -205,14 +212,14 @@ function streamLength(pdf: Buffer, dict: string, offsets: Map<number, number>): 
   return value ? Number(value[1]) : undefined;
 }
 
-function skipLiteralString(pdf: Buffer, at: number): number {
+function skipLiteralString(pdf: Buffer, at: number, end: number): number {
   let depth = 0;
-  for (let i = at; i < pdf.length; i++) {
+  for (let i = at; i < end; i++) {
     if (pdf[i] === 0x5c) i++;
     else if (pdf[i] === 0x28) depth++;
     else if (pdf[i] === 0x29 && --depth === 0) return i + 1;
   }
-  return pdf.length;
+  return end;
 }
 
 // FlateDecode (with a PNG predictor, as cross-reference streams use) or no filter.
@@ -221,7 +228,7 @@ function decode(raw: Buffer, dict: string): Uint8Array | undefined {
   if (filter === undefined) return raw;
   if (filter !== 'FlateDecode') return undefined;
   try {
-    const inflated = inflateSync(raw);
+    const inflated = inflateSync(raw, { maxOutputLength: MAX_INFLATED });
     const predictor = Number(/\/Predictor\s+(\d+)/.exec(dict)?.[1] ?? 1);
     if (predictor < 10) return inflated;
     const columns = Number(/\/Columns\s+(\d+)/.exec(dict)?.[1] ?? 1);

@@ -181,9 +181,13 @@ const modes = {
     const original = await makePdf(10);
     return { original, sealed: await sealPdf(input(original)) };
   },
-  // An original signed by someone else: appended to, its signature kept valid.
+  // An original signed by someone else, with object and cross-reference streams as most
+  // signing tools write them: appended to, its signature kept valid.
   incremental: async () => {
-    const pdf = await PDF.load(await makePdf(2));
+    const plain = join(scratch.dir, 'plain.pdf');
+    writeFileSync(plain, await makePdf(2));
+    const packed = spawnSync('qpdf', ['--object-streams=generate', plain, '-']).stdout;
+    const pdf = await PDF.load(new Uint8Array(packed));
     const original = await signPdf(pdf, {
       signer: await P12Signer.create(stranger.p12, stranger.password),
       fieldName: 'Counterparty',
@@ -216,6 +220,7 @@ describe.each(Object.keys(modes) as Array<keyof typeof modes>)('a %s seal', (mod
     const listed = runOnPdf(scratch.dir, 'qpdf', ['--list-attachments', '{}'], sealed).stdout;
     expect(listed).toMatch(/^evidence\.json -> /m);
     if (mode === 'attached') expect(listed).toMatch(/^original\.pdf -> /m);
+    if (mode === 'incremental') expect(Buffer.from(sealed).toString('latin1')).toMatch(/\/XRef/);
     const { root, get } = qpdfObjects(sealed);
     const associated = (root['/AF'] as string[]).map((ref) => get(ref)?.value ?? {});
     const spec = associated.find((s) => s['/F'] === 'u:evidence.json');
