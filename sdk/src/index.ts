@@ -47,3 +47,19 @@ export {
   type SignetEndpoint,
 } from './client.js';
 export type * from './client-types.js';
+export {
+  EVIDENCE_FORMAT_NAME,
+  EVIDENCE_FORMAT_VERSION,
+  verifyEvidence,
+  type EvidenceDocument,
+  type EvidenceStatus,
+  type EvidenceVerification,
+} from './verify-evidence.js';
+export {
+  canonicalJson,
+  chainEntries,
+  checkChain,
+  entryHash,
+  type ChainCheck,
+} from './evidence-chain.js';
+export type { CmsCheck } from './cms-signature.js';

@@ -156,7 +156,9 @@ program
   .command('verify')
   .description('say whether a PDF was sealed by this service and is unaltered since')
   .argument('<file>', 'PDF file')
-  .action(async (file: string) => {
+  .option('--evidence', 'also check and print its evidence.json (docs/evidence.md)')
+  .option('--json', 'with --evidence: print the result as JSON')
+  .action(async (file: string, options: { evidence?: boolean; json?: boolean }) => {
     const config = loadConfig();
     const bytes = await readFile(file);
     const db = openDatabase(config);
@@ -165,6 +167,15 @@ program
       // Loaded here rather than at the top: `serve` shares this entry point and should not hold
       // the PDF and certificate libraries until it seals or verifies.
       const { verifyDocument } = await import('./modules/sealing/verify-document.js');
+      if (options.evidence) {
+        const { printEvidenceCheck } = await import('./modules/sealing/evidence-cli.js');
+        process.exitCode = await printEvidenceCheck(
+          { db, certificate: sealCertificateLoader(config) },
+          bytes,
+          { json: options.json ?? false },
+        );
+        return;
+      }
       const result = await verifyDocument(
         { db, certificate: sealCertificateLoader(config) },
         bytes,

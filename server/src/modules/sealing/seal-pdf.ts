@@ -10,6 +10,7 @@ import { carriesSignatures } from './find-signatures.js';
 import { pageCanvas, type PageCanvas } from './page-canvas.js';
 import './native-deflate.js';
 import { readPageGeometry } from './page-geometry.js';
+import { buildEvidence, embedEvidence } from './evidence.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { drawFieldValues } from './seal-fields.js';
@@ -291,6 +292,8 @@ async function appendAndSign(
   // (tens of kB instead of ~1.5 MB of font programs per sealed file).
   fonts.finish();
   pdf.fonts.finalize(true);
+  // Before the signature, so that the seal covers it.
+  embedEvidence(pdf, buildEvidence(input, { sealedAt, mode: how.mode }), sealedAt);
 
   const reason = input.sandbox
     ? 'Sealed by Signet in the sandbox; not legally binding'

@@ -1,3 +1,4 @@
+import type { EvidenceSignee } from './evidence-schema.js';
 import type { SealCertificate } from './seal-certificate.js';
 
 /**
@@ -83,6 +84,11 @@ export type SealPdfInput = {
   settle?: boolean;
   /** Time written on the audit certificate and into the signature; defaults to now. */
   sealedAt?: Date;
+  /**
+   * How each signee was identified, for the evidence file (evidence.ts gatherSigneeEvidence);
+   * without it the evidence names only who signed, from `signatures`.
+   */
+  signees?: EvidenceSignee[];
 };
 
 /**

@@ -10,6 +10,7 @@ import { queueSignedCopies, signedFilename } from '../documents/after-signing.js
 import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
+import { gatherSigneeEvidence } from './evidence.js';
 import { SEAL_JOB, type SealField, type SealLevel, type SealPdfInput } from './seal-types.js';
 import { sealOffThread, type SealJobInput } from './seal-worker.js';
 import { AppError } from '../../lib/errors.js';
@@ -85,6 +86,7 @@ export async function sealDocument(
     tsaUrl: deps.tsaUrl ?? undefined,
     level: deps.sealLevel,
     settle: options.settle,
+    signees: gatherSigneeEvidence(signees, trail, signatures, document.email_language),
   };
   const job: SealJobInput = originalPath
     ? { ...input, originalPath }

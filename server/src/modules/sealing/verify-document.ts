@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/handle.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { describeActiveContent } from './active-content.js';
+import { checkEvidence } from './evidence.js';
 import { verifyPdfFile, type VerifyOptions, type VerifyResult } from './verify-pdf.js';
 import { findSignedDocumentIdByHash } from '../documents/documents.repo.js';
 import { findCertificateDocumentId } from './issued-certificates.repo.js';
@@ -65,4 +66,17 @@ export async function verifyDocument(
     documentId: knownId ?? null,
     activeContent,
   };
+}
+
+/**
+ * verifyDocument, and the evidence file's check against the same seal certificate (evidence.ts
+ * checkEvidence): `signet verify --evidence`.
+ */
+export async function verifyDocumentEvidence(
+  deps: Parameters<typeof verifyDocument>[0],
+  bytes: Uint8Array,
+) {
+  const document = await verifyDocument(deps, bytes);
+  const { fingerprint } = await deps.certificate();
+  return { document, evidence: checkEvidence(bytes, [fingerprint]) };
 }
