@@ -77,6 +77,8 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'originalFile',
         'hash',
         'sealMode',
+        'sealLevel',
+        'sealFailure',
         'downloadUrl',
       ].sort(),
     );
