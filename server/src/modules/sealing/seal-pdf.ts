@@ -16,9 +16,10 @@ import { drawFieldValues } from './seal-fields.js';
 import { signPdf } from './pades-signature.js';
 import { embedSealFonts, type SealFonts } from './seal-fonts.js';
 import { addAuditPages, addSignaturePages, type PageSize } from './seal-pages.js';
-import type { SealPdfInput } from './seal-types.js';
+import { ATTACHED_ORIGINAL_NAME, type SealPdfInput } from './seal-types.js';
 
 export type { SealAuditEntry, SealPdfInput, SealSignature } from './seal-types.js';
+export { ATTACHED_ORIGINAL_NAME } from './seal-types.js';
 
 /** Name of the signature field that holds the seal. */
 export const SEAL_FIELD_NAME = 'Signet seal';
@@ -84,9 +85,6 @@ export async function sealPdf(
     }
   }
 }
-
-/** The attachment that carries the original in a seal made without modifying it. */
-export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
 
 async function sealOriginal(input: SealPdfInput, sealedAt: Date): Promise<Sealed> {
   let pdf = await PDF.load(input.original);
