@@ -109,7 +109,8 @@ program
   .command('verify')
   .description('say whether a PDF was sealed by this service and is unaltered since')
   .argument('<file>', 'PDF file')
-  .action(async (file: string) => {
+  .option('--json', "print POST /api/verify's answer as JSON")
+  .action(async (file: string, options: { json?: boolean }) => {
     const config = loadConfig();
     const bytes = await readFile(file);
     const db = openDatabase(config);
@@ -118,15 +119,12 @@ program
       // Loaded here rather than at the top: `serve` shares this entry point and should not hold
       // the PDF and certificate libraries until it seals or verifies.
       const { verifyDocument } = await import('./modules/sealing/verify-document.js');
+      const { describeVerification } = await import('./modules/sealing/verify-report.js');
       const result = await verifyDocument(
         { db, certificate: sealCertificateLoader(config) },
         bytes,
       );
-      console.log(`${result.status}: ${result.detail}`);
-      if (result.documentId) console.log(`document ${result.documentId}`);
-      if (result.signedAt) console.log(`sealed at ${result.signedAt}`);
-      if (result.activeContent?.length)
-        console.log(`active content: ${result.activeContent.join(', ')}`);
+      console.log(options.json ? JSON.stringify(result, null, 2) : describeVerification(result));
       // Scripts can branch on the exit code: 0 sealed, 2 altered, 3 unknown.
       process.exitCode = { sealed: 0, altered: 2, unknown: 3 }[result.status];
     } finally {

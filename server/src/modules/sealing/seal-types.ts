@@ -87,6 +87,10 @@ export const ACTIVE_CONTENT_KINDS = [
 ] as const;
 export type ActiveContentKind = (typeof ACTIVE_CONTENT_KINDS)[number];
 
+/** PAdES baseline levels (ETSI EN 319 142-1), lowest first. */
+export const SEAL_LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+export type SealLevel = (typeof SEAL_LEVELS)[number];
+
 /** The attachment that carries the original in a seal made without modifying it. */
 export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
 

@@ -38,6 +38,8 @@ export async function verifyDocument(
   const warning = activeContent?.length
     ? ` It contains ${describeActiveContent(activeContent)}, which a viewer may run or open; the seal does not vouch for them.`
     : '';
+  // What the file itself says, whether or not this service knows it.
+  const file = { level: result.level, signatures: result.signatures, dss: result.dss };
   if (result.status === 'sealed' && deps.db && !knownId) {
     return {
       status: 'unknown' as const,
@@ -45,6 +47,7 @@ export async function verifyDocument(
       signedAt: result.signedAt ?? null,
       documentId: null,
       activeContent,
+      ...file,
     };
   }
   const detail =
@@ -59,5 +62,6 @@ export async function verifyDocument(
     signedAt: result.signedAt ?? null,
     documentId: knownId ?? null,
     activeContent,
+    ...file,
   };
 }

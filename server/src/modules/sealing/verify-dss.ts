@@ -138,7 +138,9 @@ function ocspSaysGood(
   const single = response.tbsResponseData.responses.find((r) => {
     const hash = HASHES[r.certID.hashAlgorithm.algorithmId];
     if (!hash || !r.certID.serialNumber.isEqual(certificate.serialNumber)) return false;
-    const nameHash = createHash(hash).update(new Uint8Array(certificate.issuer.toSchema().toBER(false)));
+    const nameHash = createHash(hash).update(
+      new Uint8Array(certificate.issuer.toSchema().toBER(false)),
+    );
     const keyHash = createHash(hash).update(
       issuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView,
     );

@@ -1,13 +1,12 @@
 import { PdfArray, PdfDict, PdfRef, PdfString, type PDF, type PdfObject } from '@libpdf/core';
 import type * as pkijs from 'pkijs';
 import { revisionEnds, type SignatureSlot } from './find-signatures.js';
-import { ATTACHED_ORIGINAL_NAME, EVIDENCE_FILE_NAME } from './seal-types.js';
+import { ATTACHED_ORIGINAL_NAME, EVIDENCE_FILE_NAME, type SealLevel } from './seal-types.js';
 import type { Examined } from './verify-cms.js';
 import { chainOf, dssCoversChains, parseCertificates, readDss } from './verify-dss.js';
 import { compareWithSigned, loadRevision, type UpdatesAfter } from './verify-updates.js';
 
-/** PAdES baseline levels (ETSI EN 319 142-1). */
-export type SealLevel = 'B-B' | 'B-T' | 'B-LT' | 'B-LTA';
+export type { SealLevel } from './seal-types.js';
 
 /** One signature or document time stamp, as found in the file. */
 export type SignatureReport = {
