@@ -52,7 +52,7 @@ export async function verifyDocument(
   }
   const detail =
     result.status === 'sealed'
-      ? 'Sealed by this service and unaltered since.'
+      ? `Sealed by this service and unaltered since${result.coversWholeDocument ? '' : ': only validation data and document time stamps were added after the seal'}.`
       : result.status === 'altered'
         ? `Altered after sealing: ${result.detail}`
         : result.detail;

@@ -1,4 +1,5 @@
-import { findActiveContent, type ActiveContentKind } from './active-content.js';
+import type { PDF } from '@libpdf/core';
+import { findActiveContent, scanActiveContent, type ActiveContentKind } from './active-content.js';
 import { findSignatureSlots, looksLikePdf } from './find-signatures.js';
 import { examineSlot, type Examined } from './verify-cms.js';
 import {
@@ -61,9 +62,22 @@ export async function verifyPdfFile(
   bytes: Uint8Array,
   options: VerifyOptions,
 ): Promise<VerifyResult> {
-  const { result, vouched } = await examineFile(bytes, options);
-  const activeContent = looksLikePdf(bytes) ? await findActiveContent(bytes, vouched) : null;
+  const { result, vouched, current } = await examineFile(bytes, options);
+  // The document the signatures were read from, parsed once for both.
+  const activeContent = !looksLikePdf(bytes)
+    ? null
+    : current
+      ? scanOrNull(current, bytes, vouched)
+      : await findActiveContent(bytes, vouched);
   return { ...result, activeContent };
+}
+
+function scanOrNull(pdf: PDF, bytes: Uint8Array, vouched: Set<string> | undefined) {
+  try {
+    return scanActiveContent(pdf, { strip: false, bytes, vouched });
+  } catch {
+    return null;
+  }
 }
 
 /** Says whether `bytes` is a PDF sealed by one of our certificates and unmodified since. */
@@ -79,7 +93,7 @@ const NOTHING = { level: null, signatures: [], dss: NO_DSS };
 async function examineFile(
   bytes: Uint8Array,
   options: VerifyOptions,
-): Promise<{ result: VerifyResult; vouched?: Set<string> }> {
+): Promise<{ result: VerifyResult; vouched?: Set<string>; current?: PDF }> {
   if (!looksLikePdf(bytes)) {
     const result = {
       status: 'unknown',
@@ -89,35 +103,32 @@ async function examineFile(
     return { result: { ...result, ...NOTHING } as VerifyResult };
   }
   const slots = findSignatureSlots(bytes);
-  const current = await loadRevision(bytes, bytes.length);
-  const dss = reportDss(current, undefined);
   if (slots.length === 0) {
     const detail = 'The PDF carries no digital signature.';
-    return {
-      result: { status: 'unknown', detail, coversWholeDocument: false, ...NOTHING, dss },
-    };
+    return { result: { status: 'unknown', detail, coversWholeDocument: false, ...NOTHING } };
   }
+  const current = await loadRevision(bytes, bytes.length);
+  const dss = reportDss(current, undefined);
   const ours = new Set(options.certificateFingerprints.map(normalizeFingerprint));
   const all = slots.map((slot) => ({ slot, examined: examineSlot(bytes, slot) }));
   const signatures = reportSignatures(all, ours, current);
   const examined = all.map((e) => e.examined).filter((e) => e !== undefined);
   const sealed = examined.filter((e) => e.kind === 'signature' && ours.has(e.fingerprint));
   const base = { level: null, signatures, dss };
+  const answer = (result: VerifyResult, vouched?: Set<string>) => ({ result, vouched, current });
   if (sealed.length === 0) {
     const last = examined.at(-1);
     const detail =
       examined.length === 0
         ? 'The PDF has a signature whose data cannot be read.'
         : 'The PDF is signed, but not by a seal certificate of this service.';
-    return {
-      result: {
-        ...base,
-        status: 'unknown',
-        detail,
-        coversWholeDocument: last?.slot.coversWholeFile ?? false,
-        signerFingerprint: last?.fingerprint,
-      },
-    };
+    return answer({
+      ...base,
+      status: 'unknown',
+      detail,
+      coversWholeDocument: last?.slot.coversWholeFile ?? false,
+      signerFingerprint: last?.fingerprint,
+    });
   }
   // The last intact seal of ours is the one that vouches for the file: it must cover it whole,
   // or be followed only by validation data and document time stamps.
@@ -133,7 +144,7 @@ async function examineFile(
     if (seal.slot.subFilter !== 'ETSI.CAdES.detached') {
       const format = seal.slot.subFilter ?? 'an unknown format';
       const detail = `Signed by our certificate, but as ${format}, not a PAdES seal.`;
-      return { result: { ...base, ...summary(seal), status: 'unknown', detail } };
+      return answer({ ...base, ...summary(seal), status: 'unknown', detail });
     }
     const level = await assessLevel(bytes, { seal, examined, updates, current });
     const after = seal.slot.coversWholeFile
@@ -141,8 +152,8 @@ async function examineFile(
       : ', followed only by validation data and document time stamps';
     const stamp = seal.timestamp?.valid ? ' (with a valid RFC 3161 timestamp)' : '';
     const vouched = await vouchedFiles(bytes, seal, signedRevision ?? current);
-    return {
-      result: {
+    return answer(
+      {
         ...base,
         ...summary(seal),
         level: level.level,
@@ -151,13 +162,16 @@ async function examineFile(
         detail: `Sealed by this service and unmodified since${stamp}${after}.`,
       },
       vouched,
-    };
+    );
   }
   // The last seal is the one that should cover the final bytes; explain why it does not.
   const last = sealed[sealed.length - 1];
-  return {
-    result: { ...base, ...summary(last), status: 'altered', detail: explainAltered(bytes, last) },
-  };
+  return answer({
+    ...base,
+    ...summary(last),
+    status: 'altered',
+    detail: explainAltered(bytes, last),
+  });
 }
 
 function summary(e: Examined) {
