@@ -201,6 +201,13 @@ describe('verification levels', () => {
     expect(result.signatures[0]).toMatchObject({ valid: true, coversWholeFile: false });
   });
 
+  it('says altered when an update adding the DSS also retitles the document', async () => {
+    const pdf = await PDF.load(bt);
+    pdf.setTitle('Retitled with the validation data');
+    const lt = (await pdf.addValidationData({ revocationProvider: pki.revocation('crl') })).bytes;
+    expect(await verifySealedPdf(lt, ours)).toMatchObject({ status: 'altered', level: null });
+  });
+
   it('says altered when a B-LTA file is changed after its document time stamp', async () => {
     const lta = await withDocumentTimestamp(await withValidationData(bt, pki.revocation('ocsp')));
     const pdf = await PDF.load(lta);
