@@ -5248,7 +5248,28 @@ export interface operations {
                      *       "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
                      *       "activeContent": [
                      *         "javascript"
-                     *       ]
+                     *       ],
+                     *       "level": "B-B",
+                     *       "signatures": [
+                     *         {
+                     *           "kind": "signature",
+                     *           "fieldName": "text",
+                     *           "ours": true,
+                     *           "signer": "text",
+                     *           "signedAt": "text",
+                     *           "timestampedAt": "text",
+                     *           "valid": true,
+                     *           "coversRevision": true,
+                     *           "coversWholeFile": true
+                     *         }
+                     *       ],
+                     *       "dss": {
+                     *         "present": true,
+                     *         "certificates": 1,
+                     *         "ocsps": 1,
+                     *         "crls": 1,
+                     *         "coversChains": true
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -5257,8 +5278,38 @@ export interface operations {
                         detail: string;
                         signedAt: string | null;
                         documentId: string | null;
-                        /** @description What a viewer would run or open unasked (JavaScript, launch and form submission actions, embedded files); null when the file could not be parsed. */
+                        /** @description What a viewer would run or open unasked (JavaScript, launch and form submission actions, embedded files other than the seal's own original.pdf and evidence.json); null when the file could not be parsed. */
                         activeContent: ("javascript" | "launch" | "form_submission" | "embedded_files")[] | null;
+                        /** @description The seal's PAdES baseline level, read from the file: B-T with a valid signature time stamp, B-LT when a DSS after the seal holds the certificates and revocation data (OCSP or CRL) of its and its time stamp's chains, B-LTA when a valid document time stamp covers that DSS and the file; null unless the seal is intact. */
+                        level: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
+                        /** @description Every signature and document time stamp in the file, in order. */
+                        signatures: {
+                            /** @enum {string} */
+                            kind: "signature" | "document_timestamp";
+                            fieldName: string | null;
+                            /** @description Made by this service's seal certificate. */
+                            ours: boolean;
+                            /** @description The signer's or time-stamp authority's name. */
+                            signer: string | null;
+                            /** @description A document time stamp's time; for our seal its time stamp's, else the claimed /M; null when the signature is not for these bytes. */
+                            signedAt: string | null;
+                            /** @description The time of a valid RFC 3161 time stamp. */
+                            timestampedAt: string | null;
+                            /** @description Its digest matches the bytes it covers and it verifies. */
+                            valid: boolean;
+                            /** @description It covers the file up to the end of a revision. */
+                            coversRevision: boolean;
+                            coversWholeFile: boolean;
+                        }[];
+                        /** @description The document security store (validation data) in the file. */
+                        dss: {
+                            present: boolean;
+                            certificates: number;
+                            ocsps: number;
+                            crls: number;
+                            /** @description Every certificate of our seal's and its time stamp's chains is there with revocation data, self-signed roots excepted. */
+                            coversChains: boolean;
+                        };
                     };
                 };
             };

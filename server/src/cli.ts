@@ -156,8 +156,8 @@ program
   .command('verify')
   .description('say whether a PDF was sealed by this service and is unaltered since')
   .argument('<file>', 'PDF file')
-  .option('--evidence', 'also check and print its evidence.json (docs/evidence.md)')
-  .option('--json', 'with --evidence: print the result as JSON')
+  .option('--evidence', 'check and print its evidence.json instead (docs/evidence.md)')
+  .option('--json', "print POST /api/verify's answer (or, with --evidence, the check) as JSON")
   .action(async (file: string, options: { evidence?: boolean; json?: boolean }) => {
     const config = loadConfig();
     const bytes = await readFile(file);
@@ -176,15 +176,12 @@ program
         );
         return;
       }
+      const { describeVerification } = await import('./modules/sealing/verify-report.js');
       const result = await verifyDocument(
         { db, certificate: sealCertificateLoader(config) },
         bytes,
       );
-      console.log(`${result.status}: ${result.detail}`);
-      if (result.documentId) console.log(`document ${result.documentId}`);
-      if (result.signedAt) console.log(`sealed at ${result.signedAt}`);
-      if (result.activeContent?.length)
-        console.log(`active content: ${result.activeContent.join(', ')}`);
+      console.log(options.json ? JSON.stringify(result, null, 2) : describeVerification(result));
       // Scripts can branch on the exit code: 0 sealed, 2 altered, 3 unknown.
       process.exitCode = { sealed: 0, altered: 2, unknown: 3 }[result.status];
     } finally {

@@ -9,9 +9,19 @@ const OID_TST_INFO = '1.2.840.113549.1.9.16.1.4';
 
 export type FakeTsa = { url: string; requests: number; close: () => Promise<void> };
 
-/** A local RFC 3161 time-stamp authority answering with real, signed tokens. */
-export async function startFakeTsa(options: { failWith?: number } = {}): Promise<FakeTsa> {
-  const { certificate, privateKey } = await tsaIdentity();
+/** A TSA certificate (DER) issued by some CA, its PKCS #8 key (DER), and its chain up. */
+export type TsaIdentity = { certificate: Uint8Array; privateKey: Uint8Array; chain?: Uint8Array[] };
+
+/**
+ * A local RFC 3161 time-stamp authority answering with real, signed tokens: under a
+ * self-signed certificate of its own, or under `identity`, whose chain its tokens carry.
+ */
+export async function startFakeTsa(
+  options: { failWith?: number; identity?: TsaIdentity } = {},
+): Promise<FakeTsa> {
+  const { certificate, privateKey, chain } = options.identity
+    ? await importIdentity(options.identity)
+    : { ...(await tsaIdentity()), chain: [] };
   let serial = 1;
   const state = { requests: 0 };
   const server: Server = createServer((req, res) => {
@@ -23,7 +33,7 @@ export async function startFakeTsa(options: { failWith?: number } = {}): Promise
         res.writeHead(options.failWith).end();
         return;
       }
-      respond(Buffer.concat(chunks), certificate, privateKey, serial++).then(
+      respond(Buffer.concat(chunks), certificate, privateKey, serial++, chain).then(
         (body) => res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body),
         () => res.writeHead(500).end(),
       );
@@ -45,6 +55,7 @@ async function respond(
   certificate: pkijs.Certificate,
   privateKey: CryptoKey,
   serial: number,
+  chain: pkijs.Certificate[],
 ): Promise<Buffer> {
   const request = pkijs.TimeStampReq.fromBER(new Uint8Array(body));
   const tstInfo = new pkijs.TSTInfo({
@@ -57,6 +68,9 @@ async function respond(
   });
   const tstDer = tstInfo.toSchema().toBER(false);
   const digest = createHash('sha256').update(Buffer.from(tstDer)).digest();
+  const certificateHash = createHash('sha256')
+    .update(Buffer.from(certificate.toSchema().toBER(false)))
+    .digest();
   const signedData = new pkijs.SignedData({
     version: 3,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({
@@ -81,11 +95,29 @@ async function respond(
               type: '1.2.840.113549.1.9.4',
               values: [new asn1js.OctetString({ valueHex: digest })],
             }),
+            // ESS signing-certificate-v2 (RFC 5035), which `openssl ts -verify` requires: the
+            // certificate's SHA-256, the default hash.
+            new pkijs.Attribute({
+              type: '1.2.840.113549.1.9.16.2.47',
+              values: [
+                new asn1js.Sequence({
+                  value: [
+                    new asn1js.Sequence({
+                      value: [
+                        new asn1js.Sequence({
+                          value: [new asn1js.OctetString({ valueHex: certificateHash })],
+                        }),
+                      ],
+                    }),
+                  ],
+                }),
+              ],
+            }),
           ],
         }),
       }),
     ],
-    certificates: [certificate],
+    certificates: [certificate, ...chain],
   });
   await signedData.sign(privateKey, 0, 'SHA-256');
   const token = new pkijs.ContentInfo({
@@ -97,6 +129,20 @@ async function respond(
     timeStampToken: token,
   });
   return Buffer.from(response.toSchema().toBER(false));
+}
+
+async function importIdentity(identity: TsaIdentity) {
+  return {
+    certificate: pkijs.Certificate.fromBER(Uint8Array.from(identity.certificate)),
+    privateKey: await webcrypto.subtle.importKey(
+      'pkcs8',
+      Uint8Array.from(identity.privateKey),
+      { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    ),
+    chain: (identity.chain ?? []).map((der) => pkijs.Certificate.fromBER(Uint8Array.from(der))),
+  };
 }
 
 async function tsaIdentity(): Promise<{ certificate: pkijs.Certificate; privateKey: CryptoKey }> {

@@ -149,8 +149,10 @@ describe.each([1, 10])('sealing a %i-page PDF', (pages) => {
     expect(auditPage).toContain('198.51.100.2');
   });
 
-  it('verifies as sealed by our certificate', () => {
-    const result = verifySealedPdf(sealed, { certificateFingerprints: [certificate.fingerprint] });
+  it('verifies as sealed by our certificate', async () => {
+    const result = await verifySealedPdf(sealed, {
+      certificateFingerprints: [certificate.fingerprint],
+    });
     expect(result).toMatchObject({ status: 'sealed', coversWholeDocument: true });
     expect(result.signedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
   });
@@ -254,7 +256,7 @@ describe('sealPdf edge cases', () => {
       const pdfsig = runOnPdf(scratch.dir, 'pdfsig', ['{}'], sealed).stdout;
       expect(pdfsig).toContain('ETSI.CAdES.detached');
       expect(pdfsig).toContain('Signature is Valid');
-      const result = verifySealedPdf(sealed, {
+      const result = await verifySealedPdf(sealed, {
         certificateFingerprints: [certificate.fingerprint],
       });
       expect(result.status).toBe('sealed');
@@ -301,7 +303,7 @@ describe('sealPdf edge cases', () => {
     expect(pages.slice(firstSealPages).join('')).toContain('SANDBOX');
     expect(pages.at(-1)).toMatch(/incremental: the signed original kept byte for byte/);
     expect(
-      verifySealedPdf(twice, { certificateFingerprints: [certificate.fingerprint] }).status,
+      (await verifySealedPdf(twice, { certificateFingerprints: [certificate.fingerprint] })).status,
     ).toBe('sealed');
   });
 
@@ -343,7 +345,7 @@ describe('sealPdf edge cases', () => {
     expect(pdfsig).toContain('Total document signed');
     expect(pdfsig).toContain('Acme Seal');
     expect(
-      verifySealedPdf(sealed, { certificateFingerprints: [configured.fingerprint] }).status,
+      (await verifySealedPdf(sealed, { certificateFingerprints: [configured.fingerprint] })).status,
     ).toBe('sealed');
   });
 

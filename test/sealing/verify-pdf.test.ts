@@ -47,8 +47,8 @@ beforeAll(async () => {
 afterAll(() => scratch.cleanup());
 
 describe('verifySealedPdf', () => {
-  it('accepts an untouched seal and reports its time', () => {
-    expect(verifySealedPdf(sealed, ours)).toMatchObject({
+  it('accepts an untouched seal and reports its time', async () => {
+    expect(await verifySealedPdf(sealed, ours)).toMatchObject({
       status: 'sealed',
       coversWholeDocument: true,
       signedAt: '2024-05-01T10:05:00.000Z',
@@ -56,7 +56,7 @@ describe('verifySealedPdf', () => {
     });
   });
 
-  it('reports one flipped byte inside the signed range as altered (pdfsig agrees)', () => {
+  it('reports one flipped byte inside the signed range as altered (pdfsig agrees)', async () => {
     const [start1, length1] = findSignatureSlots(sealed)[0].byteRange;
     const tampered = sealed.slice();
     const at = start1 + Math.floor(length1 / 2);
@@ -64,20 +64,20 @@ describe('verifySealedPdf', () => {
     const pdfsig = runOnPdf(scratch.dir, 'pdfsig', ['{}'], tampered).stdout;
     expect(pdfsig).not.toContain('Signature is Valid');
     expect(pdfsig).toMatch(/Signature is Invalid|Digest Mismatch/);
-    expect(verifySealedPdf(tampered, ours)).toMatchObject({
+    expect(await verifySealedPdf(tampered, ours)).toMatchObject({
       status: 'altered',
       coversWholeDocument: true,
     });
   });
 
-  it('reports a modified CMS signature value as altered', () => {
+  it('reports a modified CMS signature value as altered', async () => {
     const slot = findSignatureSlots(sealed)[0];
     const gapStart = slot.byteRange[1];
     // The signature value ends the DER, so its last hex digit sits right before the padding.
     const lastHexDigit = gapStart + 1 + slot.cms.length * 2 - 1;
     const tampered = sealed.slice();
     tampered[lastHexDigit] = tampered[lastHexDigit] === 0x30 ? 0x31 : 0x30;
-    const result = verifySealedPdf(tampered, ours);
+    const result = await verifySealedPdf(tampered, ours);
     expect(result.status).toBe('altered');
     expect(result.detail).toMatch(/signature/i);
   });
@@ -87,26 +87,28 @@ describe('verifySealedPdf', () => {
     pdf.getPage(0)?.drawText('Added after sealing', { x: 60, y: 100 });
     const updated = await pdf.save({ incremental: true });
     expect(updated.length).toBeGreaterThan(sealed.length);
-    const result = verifySealedPdf(updated, ours);
+    const result = await verifySealedPdf(updated, ours);
     expect(result).toMatchObject({ status: 'altered', coversWholeDocument: false });
     expect(result.detail).toMatch(/bytes were added/);
     const pdfsig = runOnPdf(scratch.dir, 'pdfsig', ['{}'], updated).stdout;
     expect(pdfsig).not.toContain('Total document signed');
   });
 
-  it('reports a truncated seal as altered', () => {
-    const result = verifySealedPdf(sealed.subarray(0, sealed.length - 20), ours);
+  it('reports a truncated seal as altered', async () => {
+    const result = await verifySealedPdf(sealed.subarray(0, sealed.length - 20), ours);
     expect(result).toMatchObject({ status: 'altered', coversWholeDocument: false });
   });
 
   it('says unknown for unsigned PDFs, non-PDFs and other certificates', async () => {
-    expect(verifySealedPdf(original, ours)).toMatchObject({
+    expect(await verifySealedPdf(original, ours)).toMatchObject({
       status: 'unknown',
       coversWholeDocument: false,
     });
-    expect(verifySealedPdf(new TextEncoder().encode('not a pdf'), ours).status).toBe('unknown');
-    expect(verifySealedPdf(new Uint8Array(0), ours).status).toBe('unknown');
-    expect(verifySealedPdf(sealed, { certificateFingerprints: [] })).toMatchObject({
+    expect((await verifySealedPdf(new TextEncoder().encode('not a pdf'), ours)).status).toBe(
+      'unknown',
+    );
+    expect((await verifySealedPdf(new Uint8Array(0), ours)).status).toBe('unknown');
+    expect(await verifySealedPdf(sealed, { certificateFingerprints: [] })).toMatchObject({
       status: 'unknown',
       coversWholeDocument: true,
     });
@@ -116,7 +118,7 @@ describe('verifySealedPdf', () => {
     expect(runOnPdf(scratch.dir, 'pdfsig', ['{}'], signedElsewhere).stdout).toContain(
       'Signature is Valid',
     );
-    const result = verifySealedPdf(signedElsewhere, ours);
+    const result = await verifySealedPdf(signedElsewhere, ours);
     expect(result.status).toBe('unknown');
     expect(result.detail).toMatch(/not by a seal certificate/);
   });
@@ -131,6 +133,6 @@ describe('verifySealedPdf', () => {
     const bytes = await pdf.save({ compressStreams: false });
     expect(Buffer.from(bytes).includes('/ByteRange [0 10 20 30]')).toBe(true);
     expect(findSignatureSlots(bytes)).toEqual([]);
-    expect(verifySealedPdf(bytes, ours).status).toBe('unknown');
+    expect((await verifySealedPdf(bytes, ours)).status).toBe('unknown');
   });
 });

@@ -169,7 +169,13 @@ describe.each(ENGINES)('signing and sealing on %s', (engine) => {
 
     expect((await signingCall(ctx, tZoe, '')).status).toBe(410);
 
-    expect(await verify(sealed)).toMatchObject({ status: 'sealed', documentId: id });
+    expect(await verify(sealed)).toMatchObject({
+      status: 'sealed',
+      documentId: id,
+      level: 'B-B',
+      signatures: [{ kind: 'signature', ours: true, valid: true, coversWholeFile: true }],
+      dss: { present: false, coversChains: false },
+    });
     const flipped = Buffer.from(sealed);
     const at = Math.floor(flipped.length / 3);
     flipped[at] = flipped[at] ^ 0x01;
@@ -186,6 +192,20 @@ describe.each(ENGINES)('signing and sealing on %s', (engine) => {
       env,
     });
     expect(good.stdout).toContain('sealed');
+    expect(good.stdout).toContain('level B-B');
+    expect(good.stdout).toMatch(
+      /signature 1 "Signet seal" \(ours\): valid, .*covers the whole file/,
+    );
+    const json = await run(
+      'node',
+      ['bin/signet.mjs', 'verify', '--json', tool('true', [], sealed).file],
+      { env },
+    );
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: 'sealed',
+      level: 'B-B',
+      documentId: id,
+    });
     const bad = await run('node', ['bin/signet.mjs', 'verify', tool('true', [], flipped).file], {
       env,
     }).then(

@@ -80,10 +80,16 @@ export function scanActiveContent(
   {
     strip,
     bytes,
+    vouched,
   }: {
     strip: boolean;
     /** The bytes `pdf` was loaded from: when they name nothing active, nothing is examined. */
     bytes?: Uint8Array;
+    /**
+     * File specifications ("num gen") a seal added and covers (its attached original, its
+     * evidence): not examined, and a name tree or /AF holding only them is not counted.
+     */
+    vouched?: Set<string>;
   },
 ): ActiveContentKind[] {
   if (bytes && !namesActiveContent(bytes)) return [];
@@ -97,7 +103,10 @@ export function scanActiveContent(
   // Containers by identity: a reference resolves to the one object the document caches.
   const seen = new Set<PdfObject>();
   const stack: { container: PdfDict | PdfArray; key: string | null }[] = [];
+  const isVouched = (obj: PdfObject | undefined) =>
+    obj instanceof PdfRef && vouched?.has(`${obj.objectNumber} ${obj.generation}`) === true;
   const visit = (obj: PdfObject | undefined, key: string | null) => {
+    if (isVouched(obj)) return;
     const value = resolve(obj);
     if (!(value instanceof PdfDict || value instanceof PdfArray) || seen.has(value)) return;
     seen.add(value);
@@ -144,10 +153,14 @@ export function scanActiveContent(
         if (strip) dropXfa(catalog, container);
         continue;
       }
-      const keyKind =
-        (container === names ? NAME_TREE_KINDS[key] : undefined) ??
-        KEY_KINDS[key] ??
-        (attachment && key === 'FS' ? 'embedded_files' : undefined);
+      // With vouched files, an /AF or the embedded files' tree counts for what else it holds
+      // (each other file specification's /EF does), not for being there.
+      const countsWhole = !vouched?.size || (key !== 'AF' && key !== 'EmbeddedFiles');
+      const keyKind = countsWhole
+        ? ((container === names ? NAME_TREE_KINDS[key] : undefined) ??
+          KEY_KINDS[key] ??
+          (attachment && key === 'FS' ? 'embedded_files' : undefined))
+        : undefined;
       if (keyKind) found.add(keyKind);
       const unhook = (ACTION_KEYS.has(key) || heldBy === 'AA') && isAction(value);
       if (strip && (keyKind || unhook)) container.delete(key);
@@ -236,12 +249,15 @@ function namesActiveContent(bytes: Uint8Array): boolean {
 
 /**
  * The active content a PDF file reaches, for reports (`/api/verify`); null when the file
- * cannot be parsed or needs a password.
+ * cannot be parsed or needs a password. `vouched`: see scanActiveContent.
  */
-export async function findActiveContent(bytes: Uint8Array): Promise<ActiveContentKind[] | null> {
+export async function findActiveContent(
+  bytes: Uint8Array,
+  vouched?: Set<string>,
+): Promise<ActiveContentKind[] | null> {
   try {
     const pdf = await PDF.load(bytes);
-    return scanActiveContent(pdf, { strip: false, bytes });
+    return scanActiveContent(pdf, { strip: false, bytes, vouched });
   } catch {
     return null;
   }

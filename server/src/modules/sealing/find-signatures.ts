@@ -10,6 +10,12 @@ export type SignatureSlot = {
   coversWholeFile: boolean;
   /** True when the ranges lie inside the file (false for a truncated file). */
   inBounds: boolean;
+  /** Where the signed bytes end: the end of the revision the signature signs. */
+  end: number;
+  /** True when the signed bytes end with a revision's `%%EOF`: the signature signs a whole revision. */
+  endsRevision: boolean;
+  /** The dictionary's /M (ISO 8601): the time its signer claims, vouched for by nothing. */
+  claimedTime: string | undefined;
 };
 
 const BYTE_RANGE = Buffer.from('/ByteRange');
@@ -79,6 +85,9 @@ export function findSignatureSlots(bytes: Uint8Array): SignatureSlot[] {
       subFilter: findSubFilter(buffer, at, start2),
       coversWholeFile: end === buffer.length,
       inBounds: end <= buffer.length,
+      end,
+      endsRevision: end <= buffer.length && endsWithEof(buffer, end),
+      claimedTime: findClaimedTime(buffer, at, start2),
     });
   }
   return slots;
@@ -125,6 +134,62 @@ function findSubFilter(buffer: Buffer, byteRangeAt: number, afterGap: number): s
     if (match) return match[1];
   }
   return undefined;
+}
+
+/** Where each revision of the file ends: after each `%%EOF` and its end of line. */
+export function revisionEnds(bytes: Uint8Array): number[] {
+  const buffer = asBuffer(bytes);
+  const ends: number[] = [];
+  for (let at = buffer.indexOf(EOF); at !== -1; at = buffer.indexOf(EOF, at + 1)) {
+    let end = at + EOF.length;
+    if (buffer[end] === 0x0d) end++;
+    if (buffer[end] === 0x0a) end++;
+    ends.push(end);
+  }
+  return ends;
+}
+
+const EOF = Buffer.from('%%EOF');
+
+function endsWithEof(buffer: Buffer, end: number): boolean {
+  const tail = buffer.subarray(Math.max(0, end - 8), end).toString('latin1');
+  return /%%EOF(\r\n|\r|\n)?$/.test(tail);
+}
+
+// /M of the signature dictionary: within its own object, from `obj` before the /ByteRange to
+// `endobj` after the /Contents gap, so that a neighbour's /M is never taken for it.
+function findClaimedTime(
+  buffer: Buffer,
+  byteRangeAt: number,
+  afterGap: number,
+): string | undefined {
+  const from = Math.max(0, byteRangeAt - SUB_FILTER_WINDOW);
+  const before = buffer.subarray(from, byteRangeAt).toString('latin1');
+  const objectStart = before.lastIndexOf(' obj');
+  const head = objectStart === -1 ? before : before.slice(objectStart);
+  const after = buffer.subarray(afterGap, afterGap + SUB_FILTER_WINDOW).toString('latin1');
+  const objectEnd = after.indexOf('endobj');
+  const tail = objectEnd === -1 ? after : after.slice(0, objectEnd);
+  for (const text of [head, tail]) {
+    const match = /\/M(?![A-Za-z0-9#])\s*\(D:([^)]{4,30})\)/.exec(text);
+    if (match) return parsePdfDate(match[1]);
+  }
+  return undefined;
+}
+
+/** A PDF date's text after `D:` (YYYYMMDDHHmmSS, then Z or ±HH'mm) as ISO 8601; undefined if unreadable. */
+export function parsePdfDate(text: string): string | undefined {
+  const match =
+    /^(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Z+-])(?:(\d{2})'?(\d{2})?'?)?)?/.exec(
+      text,
+    );
+  if (!match) return undefined;
+  const [, year, month = '01', day = '01', hour = '00', minute = '00', second = '00'] = match;
+  const sign = match[7] === '-' ? -1 : 1;
+  const offset =
+    match[7] && match[7] !== 'Z' ? sign * (Number(match[8] ?? 0) * 60 + Number(match[9] ?? 0)) : 0;
+  const time = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second) - offset * 60_000;
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -13,14 +13,16 @@ import * as asn1js from 'asn1js';
 
 /**
  * A PAdES B-B (or, with a timestamp authority, B-T) signature as @libpdf/core 0.4.2's
- * `pdf.sign()` makes it with the ETSI.CAdES.detached sub-filter and SHA-256, byte for byte (a
- * test compares the two), at a fraction of its cost. The library parses the signer's
+ * `pdf.sign()` makes it with the ETSI.CAdES.detached sub-filter and SHA-256, byte for byte but
+ * for two deliberate differences (a test compares the rest): no signing-time attribute, and
+ * NULL parameters in the SignerInfo's RSA signature algorithm. Made at a fraction of its cost:
+ * the library parses the signer's
  * certificate into pkijs objects and serialises it back on every signature, three times over
  * (the signing-certificate attribute's hash, the signer's issuer and serial, the certificate
  * set), and after signing re-reads the whole signed file and saves it once more: 1.5 ms of a
  * 6.6 ms ten-page seal (docs/benchmarks.md). Here what depends only on the certificate is
  * encoded once per signer, and a signature's CMS is the concatenation of those parts with the
- * few that change (the time, the document's hash, the signature value, the timestamp token).
+ * few that change (the document's hash, the signature value, the timestamp token).
  *
  * The PDF side is the library's: the signature dictionary with its placeholders, an invisible
  * signature field on the first page, an incremental save; then the placeholders are filled in.
@@ -81,9 +83,10 @@ export async function signPdf(
     .update(bytes.subarray(byteRange[2]))
     .digest();
 
+  // No signing-time attribute: PAdES baseline forbids it (EN 319 142-1, table 1); the claimed
+  // time is the dictionary's /M, the proven one the time-stamp token's.
   const signedAttributes = [
     parts.contentType,
-    attribute(OID.signingTime, new asn1js.UTCTime({ valueDate: signingTime }).toBER()),
     parts.algorithmProtection,
     attribute(OID.messageDigest, der(OCTET_STRING, documentHash)),
     parts.signingCertificate,
@@ -177,8 +180,9 @@ function certificateParts(signer: Signer): CertificateParts {
   let parts = partsBySigner.get(signer);
   if (parts) return parts;
   const { issuer, serialNumber } = issuerAndSerial(signer.certificate);
-  // RSA keys sign sha256WithRSAEncryption, whose parameters are NULL in the algorithm
-  // protection attribute (and absent in the SignerInfo, as pkijs writes it); others ECDSA.
+  // RSA keys sign sha256WithRSAEncryption, whose parameters are NULL (RFC 4055) both in the
+  // algorithm protection attribute and in the SignerInfo, which must agree (RFC 6211; pkijs
+  // leaves them out of the SignerInfo); ECDSA's have none.
   const rsa = signer.keyType === 'RSA';
   const signatureOid = encodeOid(rsa ? '1.2.840.113549.1.1.11' : '1.2.840.10045.4.3.2');
   parts = {
@@ -204,7 +208,7 @@ function certificateParts(signer: Signer): CertificateParts {
       ),
     ),
     issuerAndSerialNumber: der(SEQUENCE, issuer, serialNumber),
-    signatureAlgorithm: der(SEQUENCE, signatureOid),
+    signatureAlgorithm: der(SEQUENCE, signatureOid, ...(rsa ? [der(NULL)] : [])),
     certificates: der(CONTEXT_0, signer.certificate, ...(signer.certificateChain ?? [])),
   };
   partsBySigner.set(signer, parts);
@@ -269,7 +273,6 @@ function attribute(type: Uint8Array, value: ArrayBuffer | Uint8Array): Uint8Arra
 const OID = {
   contentType: encodeOid('1.2.840.113549.1.9.3'),
   messageDigest: encodeOid('1.2.840.113549.1.9.4'),
-  signingTime: encodeOid('1.2.840.113549.1.9.5'),
   algorithmProtection: encodeOid('1.2.840.113549.1.9.52'),
   timestampToken: encodeOid('1.2.840.113549.1.9.16.2.14'),
   signingCertificateV2: encodeOid('1.2.840.113549.1.9.16.2.47'),

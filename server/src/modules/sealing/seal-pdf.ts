@@ -6,6 +6,7 @@ import {
   scanActiveContent,
   type ActiveContentKind,
 } from './active-content.js';
+import { dropSignatures } from './drop-signatures.js';
 import { carriesSignatures } from './find-signatures.js';
 import { pageCanvas, type PageCanvas } from './page-canvas.js';
 import './native-deflate.js';
@@ -17,9 +18,10 @@ import { drawFieldValues } from './seal-fields.js';
 import { embedSealFonts, type SealFonts } from './seal-fonts.js';
 import { addAuditPages, addSignaturePages, type PageSize } from './seal-pages.js';
 import { LevelShortfall, signAtLevel, type LevelChoice } from './seal-levels.js';
-import type { SealLevel, SealPdfInput } from './seal-types.js';
+import { ATTACHED_ORIGINAL_NAME, type SealLevel, type SealPdfInput } from './seal-types.js';
 
 export type { SealAuditEntry, SealPdfInput, SealSignature } from './seal-types.js';
+export { ATTACHED_ORIGINAL_NAME } from './seal-types.js';
 
 /** Name of the signature field that holds the seal. */
 export const SEAL_FIELD_NAME = 'Signet seal';
@@ -104,9 +106,6 @@ async function sealAt(
   }
 }
 
-/** The attachment that carries the original in a seal made without modifying it. */
-export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
-
 async function sealOriginal(
   input: SealPdfInput,
   sealedAt: Date,
@@ -133,6 +132,7 @@ async function sealOriginal(
   // Usage rights (Adobe Reader's /Perms signatures) do not survive a rewrite: a viewer would
   // only warn that they no longer hold.
   pdf.getCatalog().delete('Perms');
+  if (signed) dropSignatures(pdf);
   pdf = await PDF.load(await pdf.save({ incremental: false }));
   const originalPages = pdf.getPages();
   const fonts = embedSealFonts(pdf);

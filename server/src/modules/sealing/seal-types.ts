@@ -109,6 +109,9 @@ export const ACTIVE_CONTENT_KINDS = [
 ] as const;
 export type ActiveContentKind = (typeof ACTIVE_CONTENT_KINDS)[number];
 
+/** The attachment that carries the original in a seal made without modifying it. */
+export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
+
 /**
  * The associated file in every sealed PDF holding the machine-readable evidence (the audit
  * trail as a hash chain, the field values, the signees' authentication, the original's hash):

@@ -44,6 +44,8 @@ export async function verifyDocument(
   const warning = activeContent?.length
     ? ` It contains ${describeActiveContent(activeContent)}, which a viewer may run or open; the seal does not vouch for them.`
     : '';
+  // What the file itself says, whether or not this service knows it.
+  const file = { level: result.level, signatures: result.signatures, dss: result.dss };
   if (result.status === 'sealed' && deps.db && !knownId) {
     return {
       status: 'unknown' as const,
@@ -51,11 +53,12 @@ export async function verifyDocument(
       signedAt: result.signedAt ?? null,
       documentId: null,
       activeContent,
+      ...file,
     };
   }
   const detail =
     result.status === 'sealed'
-      ? 'Sealed by this service and unaltered since.'
+      ? `Sealed by this service and unaltered since${result.coversWholeDocument ? '' : ': only validation data and document time stamps were added after the seal'}.`
       : result.status === 'altered'
         ? `Altered after sealing: ${result.detail}`
         : result.detail;
@@ -65,6 +68,7 @@ export async function verifyDocument(
     signedAt: result.signedAt ?? null,
     documentId: knownId ?? null,
     activeContent,
+    ...file,
   };
 }
 

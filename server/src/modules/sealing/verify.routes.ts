@@ -9,7 +9,7 @@ import type { App, AppDeps } from '../../http/types.js';
 import { clientKeyOf } from '../accounts/login-throttle.js';
 import { MAX_UPLOAD_BYTES, pdfPart } from '../documents/documents.schemas.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { ACTIVE_CONTENT_KINDS } from './seal-types.js';
+import { ACTIVE_CONTENT_KINDS, SEAL_LEVELS } from './seal-types.js';
 import { createVerifyAdmission } from './verify-admission.js';
 import {
   createVerifyWorker,
@@ -27,8 +27,47 @@ const verifyResponse = z.object({
     .array(z.enum(ACTIVE_CONTENT_KINDS))
     .nullable()
     .describe(
-      'What a viewer would run or open unasked (JavaScript, launch and form submission actions, embedded files); null when the file could not be parsed.',
+      "What a viewer would run or open unasked (JavaScript, launch and form submission actions, embedded files other than the seal's own original.pdf and evidence.json); null when the file could not be parsed.",
     ),
+  level: z
+    .enum(SEAL_LEVELS)
+    .nullable()
+    .describe(
+      "The seal's PAdES baseline level, read from the file: B-T with a valid signature time stamp, B-LT when a DSS after the seal holds the certificates and revocation data (OCSP or CRL) of its and its time stamp's chains, B-LTA when a valid document time stamp covers that DSS and the file; null unless the seal is intact.",
+    ),
+  signatures: z
+    .array(
+      z.object({
+        kind: z.enum(['signature', 'document_timestamp']),
+        fieldName: z.string().nullable(),
+        ours: z.boolean().describe("Made by this service's seal certificate."),
+        signer: z.string().nullable().describe("The signer's or time-stamp authority's name."),
+        signedAt: z
+          .string()
+          .nullable()
+          .describe(
+            "A document time stamp's time; for our seal its time stamp's, else the claimed /M; null when the signature is not for these bytes.",
+          ),
+        timestampedAt: z.string().nullable().describe('The time of a valid RFC 3161 time stamp.'),
+        valid: z.boolean().describe('Its digest matches the bytes it covers and it verifies.'),
+        coversRevision: z.boolean().describe('It covers the file up to the end of a revision.'),
+        coversWholeFile: z.boolean(),
+      }),
+    )
+    .describe('Every signature and document time stamp in the file, in order.'),
+  dss: z
+    .object({
+      present: z.boolean(),
+      certificates: z.number().int(),
+      ocsps: z.number().int(),
+      crls: z.number().int(),
+      coversChains: z
+        .boolean()
+        .describe(
+          "Every certificate of our seal's and its time stamp's chains is there with revocation data, self-signed roots excepted.",
+        ),
+    })
+    .describe('The document security store (validation data) in the file.'),
 });
 
 /** Verifications that may wait for a thread beyond those running. */
