@@ -10,9 +10,12 @@ export const EVIDENCE_FORMAT_NAME = 'signet-evidence';
 export const EVIDENCE_FORMAT_VERSION = 1;
 
 /**
- * - `valid`: the evidence is inside the byte range of a signature that verifies and covers the
- *   whole file (by a trusted certificate, when `trustedFingerprints` is given), and its chain holds;
- * - `altered`: the signature covering the evidence does not verify, or bytes follow it;
+ * - `valid`: the evidence is inside the byte range of a signature that verifies (by a trusted
+ *   certificate, when `trustedFingerprints` is given), and its chain holds. Later revisions
+ *   may follow that signature (`laterRevisionBytes`): a B-LT or B-LTA seal's validation data
+ *   and archive time stamp do. They cannot change the evidence, which the signature covers;
+ *   whether they change what the pages show is `signet verify`'s or a PAdES validator's to say;
+ * - `altered`: the signature covering the evidence does not verify;
  * - `untrusted`: it verifies, but its certificate is not one of `trustedFingerprints`;
  * - `broken_chain`: sealed as it is, but its audit chain does not hold (`chain` says where);
  * - `no_evidence`: no signed revision of the file embeds an evidence file.
@@ -37,6 +40,8 @@ export type EvidenceVerification = {
   /** The evidence file exactly as embedded (its SHA-256 identifies it). */
   evidenceBytes?: Uint8Array;
   chain?: ChainCheck;
+  /** Bytes of later revisions after the signature over the evidence (0: it covers the file). */
+  laterRevisionBytes?: number;
   /** The signature whose revision embeds the evidence. */
   signature?: CmsCheck & {
     byteRange: [number, number, number, number];
@@ -105,13 +110,11 @@ export function verifyEvidence(
             : 'The evidence file lies outside the bytes its signature covers.',
     };
   }
-  if (!signature.coversWholeFile) {
-    return {
-      ...base,
-      status: 'altered',
-      detail: `${pdf.length - (start2 + length2)} bytes were added after the signature over the evidence: the file was changed since (or carries later validation data; check it with a PDF validator).`,
-    };
-  }
+  const later = pdf.length - (start2 + length2);
+  const laterNote =
+    later > 0
+      ? ` ${later} bytes of later revisions follow the seal (a B-LT or B-LTA seal's validation data and archive time stamp, or changes): they cannot change the evidence; \`signet verify\` or a PAdES validator says whether they change the pages.`
+      : '';
   const trusted = options.trustedFingerprints?.map(normalizeFingerprint);
   if (trusted && !trusted.includes(cms.signer?.fingerprintSha256 ?? '')) {
     return {
@@ -130,7 +133,8 @@ export function verifyEvidence(
   return {
     ...base,
     status: 'valid',
-    detail: `The evidence is sealed by ${cms.signer?.subject ?? 'its signer'} and unaltered; its audit chain of ${chain.entries} entries holds.`,
+    laterRevisionBytes: later,
+    detail: `The evidence is sealed by ${cms.signer?.subject ?? 'its signer'} and unaltered; its audit chain of ${chain.entries} entries holds.${laterNote}`,
   };
 }
 

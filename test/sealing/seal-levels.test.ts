@@ -10,6 +10,8 @@ import {
   type SealCertificate,
 } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
+import { verifySealedPdf } from '../../server/src/modules/sealing/verify-pdf.js';
+import { verifyEvidence } from '../../sdk/src/index.js';
 import { startLocalPki, type LocalPki } from '../helpers/local-pki.js';
 import {
   makePdf,
@@ -125,6 +127,17 @@ describe('seal levels against a local PKI', () => {
     );
     const text = pageTexts(scratch.dir, sealed.bytes).join('\n');
     expect(text).toContain('B-LTA (PAdES)');
+    // Our own verification reads the level off the file; the evidence is still the seal's.
+    const verified = await verifySealedPdf(sealed.bytes, {
+      certificateFingerprints: [certificate.fingerprint],
+    });
+    expect(verified).toMatchObject({ status: 'sealed', level: 'B-LTA' });
+    expect(verified.dss).toMatchObject({ present: true, coversChains: true });
+    const evidence = verifyEvidence(sealed.bytes, {
+      trustedFingerprints: [certificate.fingerprint],
+    });
+    expect(evidence.status).toBe('valid');
+    expect(evidence.laterRevisionBytes).toBeGreaterThan(0);
   });
 
   it('B-LT: a DSS after the signature, no archive time stamp', async () => {
@@ -135,6 +148,10 @@ describe('seal levels against a local PKI', () => {
     expect(pdfsig.match(/Signature is Valid/g)).toHaveLength(1);
     expect(pdfsig).not.toContain('ETSI.RFC3161');
     expect((await dssOf(sealed.bytes))?.ocsps).toBeGreaterThanOrEqual(3);
+    const verified = await verifySealedPdf(sealed.bytes, {
+      certificateFingerprints: [certificate.fingerprint],
+    });
+    expect(verified).toMatchObject({ status: 'sealed', level: 'B-LT' });
   });
 
   it('B-B needs no time-stamp authority and B-T asks it once', async () => {
