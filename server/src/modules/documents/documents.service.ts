@@ -206,14 +206,7 @@ export async function getDocument(
   deps: DocumentDeps,
   input: { documentId: string; userId: string },
 ) {
-  const document = await repo.findDocument(deps.db.kysely, input.documentId);
-  if (!document) throw new AppError('not_found', 'No such document.');
-  await requireMembership(deps.db.kysely, {
-    tenantId: document.tenant_id,
-    userId: input.userId,
-    action: 'document.read',
-    notFound: 'No such document.',
-  });
+  const document = await readableDocument(deps.db, input);
   const [signees, fields] = await Promise.all([
     repo.listSignees(deps.db.kysely, document.id),
     listFields(deps.db.kysely, document.id),
@@ -336,6 +329,19 @@ export function reopenSeal(
     set: { seal_failure: null },
     by,
   });
+}
+
+/** A document's row, for a member who may read it; 404 for anyone else, as for no document. */
+export async function readableDocument(db: Db, input: { documentId: string; userId: string }) {
+  const document = await repo.findDocument(db.kysely, input.documentId);
+  if (!document) throw new AppError('not_found', 'No such document.');
+  await requireMembership(db.kysely, {
+    tenantId: document.tenant_id,
+    userId: input.userId,
+    action: 'document.read',
+    notFound: 'No such document.',
+  });
+  return document;
 }
 
 /** Deletes a document that is not being signed or sealed, and its files. */

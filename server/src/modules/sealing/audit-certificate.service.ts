@@ -5,11 +5,11 @@ import { nowIso } from '../../lib/ids.js';
 import { listAudit } from '../documents/audit.repo.js';
 import { pdfFilename } from '../documents/after-signing.js';
 import * as repo from '../documents/documents.repo.js';
+import { readableDocument } from '../documents/documents.service.js';
 import type { Storage } from '../storage/storage.js';
-import { requireMembership } from '../tenants/tenants.service.js';
 import type { AuditCertificateInput } from './audit-certificate.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { describeActor, sealFields } from './seal.job.js';
+import { certificateEntries, sealFields } from './seal.job.js';
 import { buildCertificateOffThread } from './seal-worker.js';
 import { recordIssuedCertificate } from './issued-certificates.repo.js';
 
@@ -42,14 +42,7 @@ export async function makeAuditCertificate(
   deps: AuditCertificateDeps,
   input: { documentId: string; userId: string },
 ): Promise<{ bytes: Uint8Array; filename: string }> {
-  const document = await repo.findDocument(deps.db.kysely, input.documentId);
-  if (!document) throw new AppError('not_found', 'No such document.');
-  await requireMembership(deps.db.kysely, {
-    tenantId: document.tenant_id,
-    userId: input.userId,
-    action: 'document.read',
-    notFound: 'No such document.',
-  });
+  const document = await readableDocument(deps.db, input);
   if (document.status === 'draft') {
     throw new AppError(
       'document_not_sent',
@@ -77,13 +70,7 @@ export async function makeAuditCertificate(
       language: document.email_language,
       status: document.status,
       originalSha256: document.original_sha256,
-      auditEntries: trail.map((e) => ({
-        at: e.createdAt,
-        action: e.action,
-        actor: describeActor(e.actor, signees),
-        ip: e.ip,
-        userAgent: e.userAgent,
-      })),
+      auditEntries: certificateEntries(trail, signees),
       fields: fields.map((f) => (f.mark?.image ? { ...f, mark: { ...f.mark, image: DRAWN } } : f)),
       sealed: signed
         ? {

@@ -11,7 +11,13 @@ import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { gatherSigneeEvidence } from './evidence.js';
-import { SEAL_JOB, type SealField, type SealLevel, type SealPdfInput } from './seal-types.js';
+import {
+  SEAL_JOB,
+  type SealAuditEntry,
+  type SealField,
+  type SealLevel,
+  type SealPdfInput,
+} from './seal-types.js';
 import { sealOffThread, type SealJobInput } from './seal-worker.js';
 import { AppError } from '../../lib/errors.js';
 import { listFields } from '../fields/fields.repo.js';
@@ -70,13 +76,7 @@ export async function sealDocument(
   const input: Omit<SealPdfInput, 'original'> = {
     signatures,
     fields,
-    auditEntries: trail.map((e) => ({
-      at: e.createdAt,
-      action: e.action,
-      actor: describeActor(e.actor, signees),
-      ip: e.ip,
-      userAgent: e.userAgent,
-    })),
+    auditEntries: certificateEntries(trail, signees),
     documentName: document.name,
     documentId: document.id,
     language: document.email_language,
@@ -217,6 +217,20 @@ export async function sealFields(
 }
 
 // A seal's input with every drawn mark replaced by bytes that are no PNG: each is drawn as its
+/** The trail as the audit certificate lists it: people named, not internal ids. */
+export function certificateEntries(
+  trail: Awaited<ReturnType<typeof listAudit>>,
+  signees: repo.SigneeRow[],
+): SealAuditEntry[] {
+  return trail.map((e) => ({
+    at: e.createdAt,
+    action: e.action,
+    actor: describeActor(e.actor, signees),
+    ip: e.ip,
+    userAgent: e.userAgent,
+  }));
+}
+
 // typed form, and the signature page says the drawn image could not be read.
 const UNREAD_MARK = new Uint8Array(1);
 function withoutDrawnMarks(job: SealJobInput): SealJobInput {
@@ -231,7 +245,7 @@ function withoutDrawnMarks(job: SealJobInput): SealJobInput {
 }
 
 /** An audit entry's actor as the certificate names it: people, not internal ids. */
-export function describeActor(actor: string, signees: repo.SigneeRow[]): string {
+function describeActor(actor: string, signees: repo.SigneeRow[]): string {
   const [kind, id] = actor.split(':');
   if (kind === 'signee') {
     const s = signees.find((x) => x.id === id);
