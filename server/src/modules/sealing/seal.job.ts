@@ -217,6 +217,19 @@ export async function sealFields(
 }
 
 // A seal's input with every drawn mark replaced by bytes that are no PNG: each is drawn as its
+// typed form, and the signature page says the drawn image could not be read.
+const UNREAD_MARK = new Uint8Array(1);
+function withoutDrawnMarks(job: SealJobInput): SealJobInput {
+  const unread = (image?: Uint8Array) => (image ? UNREAD_MARK : undefined);
+  return {
+    ...job,
+    signatures: job.signatures.map((s) => ({ ...s, image: unread(s.image) })),
+    fields: job.fields?.map((f) =>
+      f.mark ? { ...f, mark: { ...f.mark, image: unread(f.mark.image) } } : f,
+    ),
+  };
+}
+
 /** The trail as the audit certificate lists it: people named, not internal ids. */
 export function certificateEntries(
   trail: Awaited<ReturnType<typeof listAudit>>,
@@ -229,19 +242,6 @@ export function certificateEntries(
     ip: e.ip,
     userAgent: e.userAgent,
   }));
-}
-
-// typed form, and the signature page says the drawn image could not be read.
-const UNREAD_MARK = new Uint8Array(1);
-function withoutDrawnMarks(job: SealJobInput): SealJobInput {
-  const unread = (image?: Uint8Array) => (image ? UNREAD_MARK : undefined);
-  return {
-    ...job,
-    signatures: job.signatures.map((s) => ({ ...s, image: unread(s.image) })),
-    fields: job.fields?.map((f) =>
-      f.mark ? { ...f, mark: { ...f.mark, image: unread(f.mark.image) } } : f,
-    ),
-  };
 }
 
 /** An audit entry's actor as the certificate names it: people, not internal ids. */
