@@ -281,9 +281,6 @@ const LABELS: Record<string, string> = {
 const FORBIDDEN = [
   /\/JavaScript\b/,
   /\/JS\b/,
-  /\/EmbeddedFiles?\b/,
-  /\/EF\b/,
-  /\/AF\b/,
   /\/XFA\b/,
   /\/NeedsRendering\b/,
   /<script/i,
@@ -323,12 +320,15 @@ describe.each(ENGINES)('hidden active content on %s', (engine) => {
   const tool = (cmd: string, args: string[], bytes: Uint8Array) => {
     const file = path.join(scratch, `${cmd}-${Math.random().toString(36).slice(2)}.pdf`);
     writeFileSync(file, bytes);
+    tool.last = file;
     const out = `${file}.out`;
     const run = spawnSync(cmd, [...args, file, ...(cmd === 'pdfsig' ? [] : [out])], {
       encoding: 'utf8',
     });
     return { ...run, out: cmd === 'pdfsig' ? run.stdout : readFileSync(out, 'latin1') };
   };
+  /** The file the last tool call read. */
+  tool.last = '';
 
   it.each(ATTACKS.map((attack) => [attack.what, attack] as const))(
     '%s: reported on the original, gone from the sealed copy, named on its certificate',
@@ -360,6 +360,20 @@ describe.each(ENGINES)('hidden active content on %s', (engine) => {
       const qdf = tool('qpdf', ['--qdf', '--object-streams=disable'], sealed);
       expect(qdf.status, qdf.stderr).toBe(0);
       for (const pattern of FORBIDDEN) expect(qdf.out).not.toMatch(pattern);
+      // One embedded file, the seal's own evidence.json: its file specification in the
+      // catalog's /AF and in the /EmbeddedFiles names, its /EF and its /EmbeddedFile stream.
+      for (const key of [/\/AF\b/g, /\/EmbeddedFiles\b/g, /\/EF\b/g, /\/EmbeddedFile\b/g]) {
+        expect(qdf.out.match(key), String(key)).toHaveLength(1);
+      }
+      const attachments = spawnSync('qpdf', ['--list-attachments', tool.last], {
+        encoding: 'utf8',
+      });
+      expect(
+        attachments.stdout
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' ')[0]),
+      ).toEqual(['evidence.json']);
       for (const pattern of attack.kept ?? []) expect(qdf.out).toMatch(pattern);
 
       const certificate = tool('pdftotext', ['-layout'], sealed).out.replace(/\s+/g, ' ');

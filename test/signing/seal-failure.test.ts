@@ -3,6 +3,7 @@
 // last attempt seals at the level reached and says so. When nothing can be sealed at all, the
 // document moves to seal_failed (an event, the reason), and POST /api/documents/{id}/seal
 // seals it again once the cause is put right.
+import { spawnSync } from 'node:child_process';
 import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +135,10 @@ describe.each(ENGINES)('a seal that meets an outside fault on %s', (engine) => {
       .orderBy('occurred_at')
       .execute();
     expect(events.at(-1)).toEqual({ old_status: 'pending_seal', new_status: 'seal_failed' });
+    // The operator's view: `signet seal failed` lists it with its reason.
+    const listed = signet('seal', 'failed');
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\t${tenantId}\t.*(ENOENT|no such file)`, 'im'));
     // Deletable now (a sender may rather start again), but first: put it right and retry.
     renameSync(hidden, file);
     const retried = await api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/seal`);
@@ -152,6 +157,29 @@ describe.each(ENGINES)('a seal that meets an outside fault on %s', (engine) => {
     expect(actions).toEqual(expect.arrayContaining(['seal failed', 'seal retried', 'sealed']));
   });
 
+  it('seals again from the CLI: signet seal retry', async () => {
+    pki.tsa.mode = 'ok';
+    const { id, file, hidden } = await signedByAllWithoutOriginal();
+    await makeNextAttemptTheLast(id);
+    await until('seal_failed', async () =>
+      (await documentOf(id)).status === 'seal_failed' ? true : undefined,
+    );
+    renameSync(hidden, file);
+    const retried = signet('seal', 'retry', id);
+    expect(retried.status, retried.stderr).toBe(0);
+    expect(retried.stdout).toContain('pending_seal again');
+    // This test's own service runs the job the CLI queued.
+    ctx.deps.jobs.wake();
+    const sealed = await until('the seal after the CLI retry', async () => {
+      const d = await documentOf(id);
+      return d.status === 'signed' ? d : undefined;
+    });
+    expect(sealed.sealLevel).toBe('B-LTA');
+    const again = signet('seal', 'retry', id);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('is signed, not seal_failed');
+  });
+
   it('answers 409 to a retry of a document that is not seal_failed', async () => {
     const created = await quickCreate(ctx, owner.apiKey, {
       tenantId,
@@ -167,6 +195,17 @@ describe.each(ENGINES)('a seal that meets an outside fault on %s', (engine) => {
     expect(res.status).toBe(409);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
   });
+
+  // The operator's CLI on this test's database.
+  function signet(...args: string[]) {
+    const env: Record<string, string> = { DATA_DIR: ctx.config.dataDir, LOG_LEVEL: 'silent' };
+    if (ctx.config.databaseUrl) env.DATABASE_URL = ctx.config.databaseUrl;
+    const result = spawnSync('npx', ['tsx', 'server/src/cli.ts', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
 
   // Signed by all, with the seal job held back until the original is moved out of storage.
   async function signedByAllWithoutOriginal() {
