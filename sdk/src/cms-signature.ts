@@ -29,14 +29,21 @@ export type CmsCheck = {
 
 type Node = { tag: number; start: number; contentStart: number; end: number };
 
-const DIGESTS: Record<string, string> = {
+/**
+ * Digest algorithms by OID, as node:crypto names them. Shared with the server's verification
+ * and sealing code (server/src/modules/sealing): one table of these OIDs.
+ */
+export const DIGESTS: Readonly<Record<string, string>> = {
   '1.3.14.3.2.26': 'sha1',
   '2.16.840.1.101.3.4.2.1': 'sha256',
   '2.16.840.1.101.3.4.2.2': 'sha384',
   '2.16.840.1.101.3.4.2.3': 'sha512',
 };
-// Signature algorithms and their hash; null: the digest algorithm's (rsaEncryption).
-const SIGNATURES: Record<string, string | null> = {
+/**
+ * Signature algorithms by OID, with the hash they fix (node:crypto's name); null for
+ * rsaEncryption, which signs with the digest algorithm named beside it. Shared with the server.
+ */
+export const SIGNATURES: Readonly<Record<string, string | null>> = {
   '1.2.840.113549.1.1.1': null,
   '1.2.840.113549.1.1.5': 'sha1',
   '1.2.840.113549.1.1.11': 'sha256',

@@ -1,29 +1,14 @@
 import { X509Certificate, constants, verify, type KeyObject } from 'node:crypto';
+import { DIGESTS, SIGNATURES } from '../../../../sdk/src/cms-signature.js';
 
-// Signature algorithms by OID: the digest they imply (null: the one named beside them) and
-// the kind of signature. Enough for what TSAs, OCSP responders and CAs sign with.
-const SIGNATURE_ALGORITHMS: Record<
-  string,
-  { digest: string | null; kind: 'pkcs1' | 'pss' | 'ecdsa' }
-> = {
-  '1.2.840.113549.1.1.1': { digest: null, kind: 'pkcs1' },
-  '1.2.840.113549.1.1.5': { digest: 'sha1', kind: 'pkcs1' },
-  '1.2.840.113549.1.1.11': { digest: 'sha256', kind: 'pkcs1' },
-  '1.2.840.113549.1.1.12': { digest: 'sha384', kind: 'pkcs1' },
-  '1.2.840.113549.1.1.13': { digest: 'sha512', kind: 'pkcs1' },
-  '1.2.840.113549.1.1.10': { digest: null, kind: 'pss' },
-  '1.2.840.10045.2.1': { digest: null, kind: 'ecdsa' },
-  '1.2.840.10045.4.3.2': { digest: 'sha256', kind: 'ecdsa' },
-  '1.2.840.10045.4.3.3': { digest: 'sha384', kind: 'ecdsa' },
-  '1.2.840.10045.4.3.4': { digest: 'sha512', kind: 'ecdsa' },
-};
-
-/** Node's digest names by OID. */
-export const NODE_DIGESTS: Record<string, string> = {
-  '1.3.14.3.2.26': 'sha1',
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-  '2.16.840.1.101.3.4.2.2': 'sha384',
-  '2.16.840.1.101.3.4.2.3': 'sha512',
+const RSASSA_PSS = '1.2.840.113549.1.1.10';
+// Signature algorithms by OID and the digest they imply (null: the one named beside them):
+// the SDK's (RSA PKCS #1 v1.5 and ECDSA), RSASSA-PSS, and ECDSA named by its key type
+// (id-ecPublicKey). Enough for what TSAs, OCSP responders and CAs sign with.
+const SIGNATURE_DIGESTS: Record<string, string | null> = {
+  ...SIGNATURES,
+  [RSASSA_PSS]: null,
+  '1.2.840.10045.2.1': null,
 };
 
 /**
@@ -39,17 +24,18 @@ export function signatureVerifies(options: {
   digestAlgorithm?: string;
   signer: Uint8Array | KeyObject;
 }): boolean {
-  const algorithm = SIGNATURE_ALGORITHMS[options.signatureAlgorithm];
+  const oid = options.signatureAlgorithm;
+  if (!(oid in SIGNATURE_DIGESTS)) return false;
   const digest =
-    algorithm?.digest ?? (options.digestAlgorithm ? NODE_DIGESTS[options.digestAlgorithm] : null);
-  if (!algorithm || !digest) return false;
+    SIGNATURE_DIGESTS[oid] ?? (options.digestAlgorithm ? DIGESTS[options.digestAlgorithm] : null);
+  if (!digest) return false;
   try {
     const key =
       options.signer instanceof Uint8Array
         ? new X509Certificate(options.signer).publicKey
         : options.signer;
     const keyOptions =
-      algorithm.kind === 'pss'
+      oid === RSASSA_PSS
         ? {
             key,
             padding: constants.RSA_PKCS1_PSS_PADDING,

@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { DigestAlgorithm, TimestampAuthority } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { DIGESTS } from '../../../../sdk/src/cms-signature.js';
 import { OutsideFault } from './outside-fault.js';
 import { requestOutside } from './outside-request.js';
-import { NODE_DIGESTS, signatureVerifies } from './signature-check.js';
+import { signatureVerifies } from './signature-check.js';
 import {
   DIGEST_OIDS,
   parseTimestampToken,
@@ -155,7 +156,7 @@ function signedByItsCertificate(signedData: pkijs.SignedData, certificate: Uint8
   const contentType = value(OID_CONTENT_TYPE);
   if (!(contentType instanceof asn1js.ObjectIdentifier)) return false;
   if (contentType.valueBlock.toString() !== OID_TST_INFO) return false;
-  const digestName = NODE_DIGESTS[signerInfo.digestAlgorithm.algorithmId];
+  const digestName = DIGESTS[signerInfo.digestAlgorithm.algorithmId];
   const messageDigest = value(OID_MESSAGE_DIGEST);
   if (!digestName || !(messageDigest instanceof asn1js.OctetString)) return false;
   const contentHash = createHash(digestName).update(new Uint8Array(content.getValue())).digest();
@@ -192,9 +193,7 @@ function namesItsSigner(signedData: pkijs.SignedData, certificate: Uint8Array): 
     if (withAlgorithm) {
       const oid = (fields[0] as asn1js.Sequence).valueBlock.value[0];
       const named =
-        oid instanceof asn1js.ObjectIdentifier
-          ? NODE_DIGESTS[oid.valueBlock.toString()]
-          : undefined;
+        oid instanceof asn1js.ObjectIdentifier ? DIGESTS[oid.valueBlock.toString()] : undefined;
       if (!named) return false;
       digest = named;
     }

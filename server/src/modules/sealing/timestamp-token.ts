@@ -1,16 +1,14 @@
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { DIGESTS } from '../../../../sdk/src/cms-signature.js';
 
 const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
 const OID_TST_INFO = '1.2.840.113549.1.9.16.1.4';
 
-/** Digest names as @libpdf/core spells them, by OID. */
-export const DIGEST_OIDS: Record<string, string> = {
-  'SHA-256': '2.16.840.1.101.3.4.2.1',
-  'SHA-384': '2.16.840.1.101.3.4.2.2',
-  'SHA-512': '2.16.840.1.101.3.4.2.3',
-  'SHA-1': '1.3.14.3.2.26',
-};
+/** OIDs by digest name as @libpdf/core spells it ("SHA-256"): the SDK's DIGESTS, turned round. */
+export const DIGEST_OIDS: Record<string, string> = Object.fromEntries(
+  Object.entries(DIGESTS).map(([oid, name]) => [name.toUpperCase().replace('SHA', 'SHA-'), oid]),
+);
 
 /** What a time-stamp token says, and who signed it. */
 export type TimestampTokenContents = {

@@ -1,6 +1,7 @@
 import { X509Certificate, createHash, verify as verifySignature } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { DIGESTS, SIGNATURES } from '../../../../sdk/src/cms-signature.js';
 import type { SignatureSlot } from './find-signatures.js';
 
 /** What a signature's CMS says of the bytes it signs, before deciding whose it is. */
@@ -36,25 +37,6 @@ const OID = {
   messageDigest: '1.2.840.113549.1.9.4',
   timestampToken: '1.2.840.113549.1.9.16.2.14',
 } as const;
-
-const DIGESTS: Record<string, string> = {
-  '1.3.14.3.2.26': 'sha1',
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-  '2.16.840.1.101.3.4.2.2': 'sha384',
-  '2.16.840.1.101.3.4.2.3': 'sha512',
-};
-
-/** Signature algorithms whose hash is fixed by the OID; rsaEncryption uses the digest algorithm. */
-export const SIGNATURE_HASHES: Record<string, string | null> = {
-  '1.2.840.113549.1.1.1': null,
-  '1.2.840.113549.1.1.5': 'sha1',
-  '1.2.840.113549.1.1.11': 'sha256',
-  '1.2.840.113549.1.1.12': 'sha384',
-  '1.2.840.113549.1.1.13': 'sha512',
-  '1.2.840.10045.4.3.2': 'sha256',
-  '1.2.840.10045.4.3.3': 'sha384',
-  '1.2.840.10045.4.3.4': 'sha512',
-};
 
 /**
  * Parses a slot's CMS and checks it against the file's bytes. Returns undefined when the data
@@ -217,7 +199,10 @@ function signerInfoVerifies(
   );
 }
 
-/** True when `signature` over `data` verifies with the certificate's key under `algorithm`. */
+/**
+ * True when `signature` over `data` verifies with the certificate's key under `algorithm`, one
+ * of the SDK's SIGNATURES (the same algorithms its evidence verifier accepts).
+ */
 export function verifiesWith(
   algorithm: string,
   digestName: string | undefined,
@@ -225,8 +210,8 @@ export function verifiesWith(
   signature: Uint8Array,
   certificateDer: Uint8Array,
 ): boolean {
-  if (!(algorithm in SIGNATURE_HASHES)) return false;
-  const hash = SIGNATURE_HASHES[algorithm] ?? digestName;
+  if (!(algorithm in SIGNATURES)) return false;
+  const hash = SIGNATURES[algorithm] ?? digestName;
   if (!hash) return false;
   try {
     const publicKey = new X509Certificate(certificateDer).publicKey;

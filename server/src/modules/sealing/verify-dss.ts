@@ -2,18 +2,13 @@ import { createHash } from 'node:crypto';
 import { PdfArray, PdfDict, PdfRef, PdfStream, type PDF, type PdfObject } from '@libpdf/core';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { DIGESTS } from '../../../../sdk/src/cms-signature.js';
 import { derOf, verifiesWith } from './verify-cms.js';
 
 /** A document security store's contents (ISO 32000-2 §12.8.4.3), decoded. */
 export type Dss = { certificates: Uint8Array[]; ocsps: Uint8Array[]; crls: Uint8Array[] };
 
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
-const HASHES: Record<string, string> = {
-  '1.3.14.3.2.26': 'sha1',
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-  '2.16.840.1.101.3.4.2.2': 'sha384',
-  '2.16.840.1.101.3.4.2.3': 'sha512',
-};
 // Entries read per array at most: a DSS holds a handful.
 const MAX_ENTRIES = 256;
 const MAX_CHAIN = 10;
@@ -136,7 +131,7 @@ function ocspSaysGood(
   issuer: pkijs.Certificate,
 ): boolean {
   const single = response.tbsResponseData.responses.find((r) => {
-    const hash = HASHES[r.certID.hashAlgorithm.algorithmId];
+    const hash = DIGESTS[r.certID.hashAlgorithm.algorithmId];
     if (!hash || !r.certID.serialNumber.isEqual(certificate.serialNumber)) return false;
     const nameHash = createHash(hash).update(
       new Uint8Array(certificate.issuer.toSchema().toBER(false)),
