@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forgetRevocationAnswers } from '../server/src/modules/sealing/revocation.js';
-import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
 import type { SealLevel } from '../server/src/modules/sealing/seal-types.js';
 import { startLocalPki } from '../test/helpers/local-pki.js';
@@ -23,11 +22,7 @@ const WARM_UP = 15;
 const dir = mkdtempSync(join(tmpdir(), 'signet-levels-bench-'));
 const pki = await startLocalPki();
 try {
-  const certificate = await loadOrCreateSealCertificate({
-    dataDir: dir,
-    p12Path: pki.seal.p12Path,
-    p12Password: pki.seal.password,
-  });
+  const certificate = await pki.sealCertificate();
   const original = await textPdf(10);
   const input = (level: SealLevel): SealPdfInput => ({
     ...sealedInput(original),

@@ -9,10 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadOrCreateSealCertificate,
-  type SealCertificate,
-} from '../../server/src/modules/sealing/seal-certificate.js';
+import type { SealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf } from '../../server/src/modules/sealing/seal-pdf.js';
 import { startLocalPki, type LocalPki } from '../helpers/local-pki.js';
 import { verifyArchiveTimestamp } from '../sealing/helpers.js';
@@ -63,11 +60,7 @@ describe.skipIf(accepted.length === 0)('the real-PDF corpus sealed at B-LTA', ()
   let certificate: SealCertificate;
   beforeAll(async () => {
     pki = await startLocalPki();
-    certificate = await loadOrCreateSealCertificate({
-      dataDir: scratch,
-      p12Path: pki.seal.p12Path,
-      p12Password: pki.seal.password,
-    });
+    certificate = await pki.sealCertificate();
   }, 60_000);
   afterAll(async () => {
     await pki.close();

@@ -2,6 +2,10 @@ import { X509Certificate, randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import {
+  loadOrCreateSealCertificate,
+  type SealCertificate,
+} from '../../server/src/modules/sealing/seal-certificate.js';
 import { freePort } from './free-port.js';
 import {
   OpenSsl,
@@ -25,6 +29,8 @@ export type LocalPki = {
   dir: string;
   /** The seal certificate as SEAL_P12_PATH wants it: key, certificate, intermediate, root. */
   seal: { p12Path: string; password: string; p12: Uint8Array; certificate: Uint8Array };
+  /** The seal certificate loaded as the service loads SEAL_P12_PATH, for sealPdf. */
+  sealCertificate: () => Promise<SealCertificate>;
   /** DER certificates. */
   certificates: { root: Uint8Array; intermediate: Uint8Array; seal: Uint8Array; tsa: Uint8Array };
   /** PEM files for openssl: the root alone, and root + intermediate. */
@@ -178,6 +184,12 @@ export async function startLocalPki(): Promise<LocalPki> {
       p12: new Uint8Array(readFileSync(file('seal.p12'))),
       certificate: der('seal.crt'),
     },
+    sealCertificate: () =>
+      loadOrCreateSealCertificate({
+        dataDir: dir,
+        p12Path: file('seal.p12'),
+        p12Password: PASSWORD,
+      }),
     certificates: {
       root: der('root.crt'),
       intermediate: der('intermediate.crt'),

@@ -5,10 +5,7 @@
 // attempt (`settle`) it is sealed at the level reached, its certificate saying why.
 import { PDF, PdfArray, PdfDict } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadOrCreateSealCertificate,
-  type SealCertificate,
-} from '../../server/src/modules/sealing/seal-certificate.js';
+import type { SealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
 import { verifySealedPdf } from '../../server/src/modules/sealing/verify-pdf.js';
 import { verifyEvidence } from '../../sdk/src/index.js';
@@ -28,11 +25,7 @@ let certificate: SealCertificate;
 
 beforeAll(async () => {
   pki = await startLocalPki();
-  certificate = await loadOrCreateSealCertificate({
-    dataDir: scratch.dir,
-    p12Path: pki.seal.p12Path,
-    p12Password: pki.seal.password,
-  });
+  certificate = await pki.sealCertificate();
 }, 60_000);
 afterAll(async () => {
   await pki.close();

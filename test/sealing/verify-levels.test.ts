@@ -5,10 +5,7 @@ import {
   createRevocationSource,
   forgetRevocationAnswers,
 } from '../../server/src/modules/sealing/revocation.js';
-import {
-  loadOrCreateSealCertificate,
-  type SealCertificate,
-} from '../../server/src/modules/sealing/seal-certificate.js';
+import type { SealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
 import { ARCHIVE_TIMESTAMP_FIELD } from '../../server/src/modules/sealing/seal-levels.js';
 import { sealPdf } from '../../server/src/modules/sealing/seal-pdf.js';
 import type { SealLevel } from '../../server/src/modules/sealing/seal-types.js';
@@ -97,11 +94,7 @@ const opensslTs = (bytes: Uint8Array) => verifyArchiveTimestamp(scratch.dir, byt
 
 beforeAll(async () => {
   pki = await startLocalPki();
-  certificate = await loadOrCreateSealCertificate({
-    dataDir: scratch.dir,
-    p12Path: pki.seal.p12Path,
-    p12Password: pki.seal.password,
-  });
+  certificate = await pki.sealCertificate();
   ours = { certificateFingerprints: [certificate.fingerprint] };
   bb = await seal('B-B');
   bt = await seal('B-T');
