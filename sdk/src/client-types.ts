@@ -10,13 +10,7 @@ export type Tenant = { id: string; name: string; role: TenantRole; createdAt: st
 export type Membership = { tenantId: string; userId: string; role: TenantRole; createdAt: string };
 
 export type DocumentStatus =
-  | 'draft'
-  | 'in_process'
-  | 'pending_seal'
-  | 'seal_failed'
-  | 'signed'
-  | 'declined'
-  | 'cancelled';
+  'draft' | 'in_process' | 'pending_seal' | 'seal_failed' | 'signed' | 'declined' | 'cancelled';
 
 export type SignetDocument = {
   id: string;

@@ -1161,6 +1161,8 @@ export interface components {
          *       "originalFile": "contract.pdf",
          *       "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
          *       "sealMode": null,
+         *       "sealLevel": null,
+         *       "sealFailure": null,
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -4087,6 +4089,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4233,6 +4237,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4429,6 +4435,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4573,6 +4581,8 @@ export interface operations {
                      *           "originalFile": "contract.pdf",
                      *           "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *           "sealMode": null,
+                     *           "sealLevel": null,
+                     *           "sealFailure": null,
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -4663,6 +4673,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4807,6 +4819,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4962,6 +4976,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5078,6 +5094,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6351,6 +6369,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6588,6 +6608,8 @@ export interface operations {
                      *         "originalFile": "contract.pdf",
                      *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
                      *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [

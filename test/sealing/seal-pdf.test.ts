@@ -269,7 +269,9 @@ describe('sealPdf edge cases', () => {
   it('fails (so the job can retry) when the TSA is down', async () => {
     const tsa = await startFakeTsa({ failWith: 503 });
     try {
-      await expect(sealPdf(input(await makePdf(1), { tsaUrl: tsa.url }))).rejects.toThrow(/time-stamp authority/);
+      await expect(sealPdf(input(await makePdf(1), { tsaUrl: tsa.url }))).rejects.toThrow(
+        /time-stamp authority/,
+      );
     } finally {
       await tsa.close();
     }

@@ -87,6 +87,8 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     originalFile: 'contract.pdf',
     hash: 'a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c',
     sealMode: null,
+    sealLevel: null,
+    sealFailure: null,
     downloadUrl:
       'http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g',
   },
