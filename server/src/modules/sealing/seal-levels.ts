@@ -62,7 +62,13 @@ export async function signAtLevel(
 
   const source = createRevocationSource({ timeoutMs: REVOCATION_TIMEOUT_MS });
   const sealChain = [sign.signer.certificate, ...(sign.signer.certificateChain ?? [])];
-  const chainsOf = (token: Uint8Array) => readTimestampToken(token).certificates;
+  // Each token's certificates, read once (a pkijs parse costs milliseconds).
+  const read = new Map<Uint8Array, Uint8Array[]>();
+  const chainsOf = (token: Uint8Array) => {
+    let chain = read.get(token);
+    if (!chain) read.set(token, (chain = readTimestampToken(token).certificates));
+    return chain;
+  };
   source.allow([...sealChain, ...tokens.flatMap(chainsOf)]);
   // The seal with its chain, and its time stamp with the authority's chain: one VRI each.
   const entries = async (bytes: Uint8Array, stamped: Uint8Array[]) => [
