@@ -269,8 +269,9 @@ export function DocumentDetailPage(props: { documentId: string }) {
         {doc.status === 'seal_failed' && (
           <div className="form-error" role="alert">
             <p>
-              <strong>Sealing failed:</strong> {doc.sealFailure ?? 'every attempt failed.'} The
-              signatures are kept; seal it again once the cause is put right.
+              <strong>Sealing failed:</strong>{' '}
+              {(doc.sealFailure ?? 'every attempt failed').replace(/[.\s]*$/, '.')} The signatures
+              are kept; seal it again once the cause is put right.
             </p>
             <button type="button" className="button primary" disabled={busy} onClick={retrySeal}>
               Retry sealing
