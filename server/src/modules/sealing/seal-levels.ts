@@ -37,9 +37,10 @@ export const ARCHIVE_TIMESTAMP_FIELD = 'Signet archive time stamp';
 /**
  * Signs `pdf` with the seal (signPdf) at `choice.level`: B-T time-stamps the signature; B-LT
  * then appends, as an incremental update, a DSS with the certificates and revocation data of
- * the seal's and the time stamp's chains; B-LTA then appends a document time stamp over that. Every time-stamp token is checked before it is used
- * (timestamp-authority.ts); revocation data comes only from the URLs those chains name
- * (revocation.ts), cached until its next update.
+ * the seal's and the time stamp's chains (dss.ts); B-LTA then appends a document time stamp
+ * over that. Every time-stamp token is checked before it is used (timestamp-authority.ts);
+ * revocation data comes only from the URLs those chains name (revocation.ts), cached until its
+ * next update.
  */
 export async function signAtLevel(
   pdf: PDF,
