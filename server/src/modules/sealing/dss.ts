@@ -1,5 +1,7 @@
-import { X509Certificate, createHash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { PDF, PdfArray, PdfDict, PdfName, PdfRef, PdfStream, PdfString } from '@libpdf/core';
+import { pdfDate } from './pades-signature.js';
+import { issuerOf } from './revocation-data.js';
 import type { RevocationSource } from './revocation.js';
 
 /** What a DSS holds for one signature or time-stamp token, keyed in /VRI by its SHA-1. */
@@ -83,29 +85,8 @@ export async function appendDss(
 
 const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex');
 
-function pdfDate(date: Date): string {
-  return `D:${date.toISOString().slice(0, 19).replace(/[-T:]/g, '')}Z`;
-}
-
 function unique(certificates: Uint8Array[]): Uint8Array[] {
   const seen = new Map<string, Uint8Array>();
   for (const der of certificates) seen.set(sha1(der), der);
   return [...seen.values()];
-}
-
-// A certificate's issuer among `pool` (itself when self-signed), by name and signature;
-// remembered per pair, since a seal asks about the same chain each time.
-const issuers = new Map<string, Uint8Array | null>();
-function issuerOf(certificate: Uint8Array, pool: Uint8Array[]): Uint8Array | null {
-  const key = `${sha1(certificate)} ${pool.map(sha1).join(',')}`;
-  if (issuers.has(key)) return issuers.get(key)!;
-  const x509 = new X509Certificate(certificate);
-  const found =
-    pool.find((candidate) => {
-      const issuer = new X509Certificate(candidate);
-      return x509.checkIssued(issuer) && x509.verify(issuer.publicKey);
-    }) ?? null;
-  issuers.set(key, found);
-  if (issuers.size > 1000) issuers.delete(issuers.keys().next().value!);
-  return found;
 }

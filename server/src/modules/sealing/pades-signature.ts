@@ -145,9 +145,18 @@ const BYTE_RANGE_UNKNOWN = [9_999_999_999, 9_999_999_999, 9_999_999_999];
 
 const CLOSING_BRACKET = 0x5d;
 
-// The library's date form for /M: UTC, to the second.
-function pdfDate(date: Date): string {
+/** The library's date form for /M (and a DSS's /TU): UTC, to the second. */
+export function pdfDate(date: Date): string {
   return `D:${date.toISOString().slice(0, 19).replace(/[-T:]/g, '')}Z`;
+}
+
+/** The /Contents of the file's last signature as written (its padding included). */
+export function lastSignatureContents(bytes: Uint8Array): Uint8Array {
+  const { contentsAt, contentsEnd } = findPlaceholders(bytes);
+  return Buffer.from(
+    Buffer.from(bytes.subarray(contentsAt, contentsEnd)).toString('latin1'),
+    'hex',
+  );
 }
 
 // The last /ByteRange of the file (the one just written: earlier signatures come before it),

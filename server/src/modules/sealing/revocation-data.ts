@@ -197,3 +197,24 @@ function parse<T>(read: () => T, otherwise: string): T {
     throw new RevocationDataError(otherwise);
   }
 }
+
+/**
+ * A certificate's issuer among `pool` (itself when self-signed), by name and signature;
+ * remembered per pair, since a seal asks about the same chain each time.
+ */
+const issuers = new Map<string, Uint8Array | null>();
+export function issuerOf(certificate: Uint8Array, pool: Uint8Array[]): Uint8Array | null {
+  const key = `${sha1Hex(certificate)} ${pool.map(sha1Hex).join(',')}`;
+  if (issuers.has(key)) return issuers.get(key)!;
+  const x509 = new X509Certificate(certificate);
+  const found =
+    pool.find((candidate) => {
+      const issuer = new X509Certificate(candidate);
+      return x509.checkIssued(issuer) && x509.verify(issuer.publicKey);
+    }) ?? null;
+  issuers.set(key, found);
+  if (issuers.size > 1000) issuers.delete(issuers.keys().next().value!);
+  return found;
+}
+
+const sha1Hex = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex');

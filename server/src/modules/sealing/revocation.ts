@@ -7,6 +7,7 @@ import {
   checkCrl,
   checkOcspResponse,
   ocspRequestFor,
+  issuerOf,
   RevocationDataError,
   revocationUrls,
   serialHex,
@@ -189,15 +190,14 @@ export function createRevocationSource(
     async getCRL(der) {
       const certificate = allowedCertificate(der);
       if (!certificate || certificate.urls.crl.length === 0) return null;
-      const { id, x509 } = certificate;
+      const { id } = certificate;
       const reasons = [...(ocspReasons.get(id) ?? [])];
-      const issuer = [...allowed.values()].find(
-        (candidate) => x509.checkIssued(candidate) && x509.verify(candidate.publicKey),
-      );
+      const pool = [...allowed.values()].map((candidate) => new Uint8Array(candidate.raw));
+      const issuer = issuerOf(der, pool);
       if (!issuer) reasons.push('its issuer is not among the allowed certificates');
       for (const url of issuer ? certificate.urls.crl : []) {
         const service = `the CRL server at ${new URL(url).host}`;
-        const issuerDer = new Uint8Array(issuer!.raw);
+        const issuerDer = issuer!;
         try {
           const entry = await answer(
             `crl ${url} ${fingerprint(issuerDer)}`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PDF, type Signer, type TimestampAuthority } from '@libpdf/core';
 import { OutsideFault, isOutsideFault } from './outside-fault.js';
-import { signPdf } from './pades-signature.js';
+import { lastSignatureContents, signPdf } from './pades-signature.js';
 import { appendDss, validationData } from './dss.js';
 import { createRevocationSource } from './revocation.js';
 import type { SealLevel } from './seal-types.js';
@@ -106,15 +106,6 @@ export async function signAtLevel(
     failIfMissing(source.failures);
     return more;
   });
-}
-
-// The /Contents of the file's last signature as written (its padding included): after its
-// /ByteRange, as signPdf finds its placeholders.
-function lastSignatureContents(bytes: Uint8Array): Uint8Array {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const key = text.indexOf('/Contents', text.lastIndexOf('/ByteRange'));
-  const start = text.indexOf('<', key) + 1;
-  return Buffer.from(text.toString('latin1', start, text.indexOf('>', start)), 'hex');
 }
 
 const fingerprint = (der: Uint8Array) => createHash('sha256').update(der).digest('hex');
