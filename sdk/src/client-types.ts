@@ -45,6 +45,12 @@ export type SignetDocument = {
   sealLevel: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null;
   /** While `seal_failed`: why nothing could be sealed; `retrySeal` tries again. */
   sealFailure: string | null;
+  /** The template it was made from (`source` template, direct_link or bulk_send), else null. */
+  templateId: string | null;
+  /** Your own id for the document. */
+  externalId: string | null;
+  /** Your own flat object of strings. */
+  metadata: Record<string, string> | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };
@@ -66,6 +72,8 @@ export type Signee = {
   declinedAt: string | null;
   /** The reason the signee gave when declining. */
   declineReason: string | null;
+  /** The signee's own e-mail language; null: the document's `emailLanguage`. */
+  language: string | null;
   createdAt: string;
   updatedAt: string;
 };

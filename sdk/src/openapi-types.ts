@@ -1198,6 +1198,14 @@ export interface components {
             sealLevel: ("B-B" | "B-T" | "B-LT" | "B-LTA") | null;
             /** @description While the status is seal_failed: why nothing could be sealed after every retry. POST /api/documents/{id}/seal retries. */
             sealFailure: string | null;
+            /** @description The template it was made from (source template, direct_link or bulk_send) */
+            templateId: string | null;
+            /** @description The integrator's own id for the document */
+            externalId: string | null;
+            /** @description The integrator's own flat object of strings */
+            metadata: {
+                [key: string]: string;
+            } | null;
             /** Format: uri */
             downloadUrl: string;
         };
@@ -1241,6 +1249,8 @@ export interface components {
             declinedAt: string | null;
             /** @description the reason the signee gave when declining */
             declineReason: string | null;
+            /** @description the signee's own e-mail language; null: the document's emailLanguage */
+            language: string | null;
             /** @description ISO 8601 UTC timestamp with milliseconds */
             createdAt: string;
             /** @description ISO 8601 UTC timestamp with milliseconds */

@@ -79,6 +79,9 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'sealMode',
         'sealLevel',
         'sealFailure',
+        'templateId',
+        'externalId',
+        'metadata',
         'downloadUrl',
       ].sort(),
     );

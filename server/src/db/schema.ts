@@ -165,6 +165,80 @@ export type Database = {
   account_events: AccountEventsTable;
   recipient_mail_limits: RecipientMailLimitsTable;
   issued_certificates: IssuedCertificatesTable;
+  templates: TemplatesTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
+};
+
+/**
+ * A tenant's reusable draft (decisions §11): a stored PDF, roles instead of signees, fields
+ * placed for roles. Documents made from it share `file`.
+ */
+export type TemplatesTable = {
+  id: string;
+  tenant_id: string;
+  /** Who made it: the sender of documents its direct link makes. */
+  user_id: string;
+  name: string;
+  /** JSON [{id, name, signingOrder}]: 1 to 100 roles, names unique ignoring case. */
+  roles: string;
+  signing_message: string | null;
+  email_language: string;
+  signing_order_enabled: number | null;
+  /** Its storage key, under `templates/`: shared by the documents made from it. */
+  file: string;
+  original_file: string;
+  size_bytes: number;
+  original_sha256: string;
+  /** JSON [{width, height}]: read once at creation, so documents made from it never read it. */
+  page_sizes: string;
+  /** JSON: fields in the compact form of fields.repo.ts, `signee_id` holding a role's id. */
+  fields: string | null;
+  /** What `q` searches: the name, folded (documents/search-text.ts). */
+  search_text: string;
+  direct_link_enabled: number;
+  /** Drawn when the direct link is first enabled: the token is an HMAC of it. */
+  direct_link_nonce: string | null;
+  direct_link_token_hash: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+/** One bulk send of a template: its progress, and what its rows are made from. */
+export type BulkSendsTable = {
+  id: string;
+  tenant_id: string;
+  template_id: string;
+  user_id: string;
+  sender_name: string;
+  /** JSON RequestOrigin of the intake request, for the documents' audit entries. */
+  origin: string | null;
+  /** JSON: the template as validated (roles, fields, settings, file): later edits do not apply. */
+  template_snapshot: string;
+  status: 'queued' | 'running' | 'completed';
+  total: number;
+  created: number;
+  failed: number;
+  /** Credits taken at intake for every valid row; what failed rows did not use is refunded. */
+  credits_reserved: number;
+  /** While today's mail quota is spent: when rows go out again. */
+  waiting_until: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+};
+
+/** One row of a bulk send: created exactly once (compare-and-set on `status`). */
+export type BulkSendRowsTable = {
+  bulk_send_id: string;
+  /** 1-based data row of the CSV (the header is not counted), or position in JSON rows. */
+  row_number: number;
+  status: 'pending' | 'created' | 'failed';
+  /** JSON bulk-rows.ts BulkRowInput; null once created. */
+  input: string | null;
+  error: string | null;
+  document_id: string | null;
+  updated_at: string;
 };
 
 /** An audit certificate made alone (GET /api/documents/{id}/certificate), by its SHA-256. */
@@ -258,6 +332,12 @@ export type DocumentsTable = {
    * every other read names the columns it needs (documents.repo.ts DOCUMENT_COLUMNS).
    */
   fields: string | null;
+  /** The template it was made from (decisions §11), if any; its `file` is the template's. */
+  template_id: string | null;
+  /** The integrator's own id for it (decisions §12), ≤ 255 characters. */
+  external_id: string | null;
+  /** JSON: a flat object of strings (decisions §12), ≤ 4 KiB. */
+  metadata: string | null;
 };
 
 export type SigneesTable = {
@@ -282,6 +362,8 @@ export type SigneesTable = {
   initials_typed: string | null;
   /** When the signee first opened their signing link. */
   opened_at: string | null;
+  /** The signee's own e-mail language (decisions §11); null: the document's. */
+  language: string | null;
   created_at: string;
   updated_at: string;
 };

@@ -23,6 +23,7 @@ const problems = {
   api_key_limit_reached: [409, 'Too many API keys'],
   folder_limit_reached: [409, 'Too many folders'],
   link_expired: [410, 'Signing link no longer valid'],
+  direct_link_disabled: [410, 'Direct link disabled'],
   payload_too_large: [413, 'Payload too large'],
   uri_too_long: [414, 'URI too long'],
   unsupported_media_type: [415, 'Unsupported media type'],

@@ -12,6 +12,9 @@ const expected: Record<Action, Record<Role, boolean>> = {
   'settings.manage': { owner: true, admin: true, member: false },
   'webhooks.manage': { owner: true, admin: true, member: false },
   'members.manage': { owner: true, admin: true, member: false },
+  'template.read': { owner: true, admin: true, member: true },
+  'template.manage': { owner: true, admin: true, member: true },
+  'template.publish': { owner: true, admin: true, member: false },
 };
 const cases = Object.entries(expected).flatMap(([action, roles]) =>
   Object.entries(roles).map(([role, allowed]) => ({

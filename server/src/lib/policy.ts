@@ -10,11 +10,20 @@ export type Action =
   | 'document.read'
   | 'document.send'
   | 'document.manage'
+  | 'template.read'
+  | 'template.manage'
+  | 'template.publish'
   | 'settings.manage'
   | 'webhooks.manage'
   | 'members.manage';
 
-const managers: Action[] = ['settings.manage', 'webhooks.manage', 'members.manage'];
+// Publishing a direct link lets anyone on the internet spend the tenant's credits.
+const managers: Action[] = [
+  'settings.manage',
+  'webhooks.manage',
+  'members.manage',
+  'template.publish',
+];
 
 /** The one authorization rule of the service: members do documents, owners/admins manage. */
 export function can(role: Role, action: Action): boolean {

@@ -44,6 +44,9 @@ export const DOCUMENT_COLUMNS = [
   'search_text',
   'created_at',
   'updated_at',
+  'template_id',
+  'external_id',
+  'metadata',
 ] as const;
 
 /** Documents whose seal failed for good, oldest change first (`signet seal failed`). */

@@ -71,6 +71,15 @@ export const documentSchema = z
       .describe(
         'While the status is seal_failed: why nothing could be sealed after every retry. POST /api/documents/{id}/seal retries.',
       ),
+    templateId: z
+      .uuid()
+      .nullable()
+      .describe('The template it was made from (source template, direct_link or bulk_send)'),
+    externalId: z.string().nullable().describe("The integrator's own id for the document"),
+    metadata: z
+      .record(z.string(), z.string())
+      .nullable()
+      .describe("The integrator's own flat object of strings"),
     downloadUrl: z.url(),
   })
   .meta({ id: 'Document' });
@@ -91,6 +100,10 @@ export const signeeSchema = z
     openedAt: timestamp.nullable().describe('when the signee first opened their signing link'),
     declinedAt: timestamp.nullable(),
     declineReason: z.string().nullable().describe('the reason the signee gave when declining'),
+    language: z
+      .string()
+      .nullable()
+      .describe("the signee's own e-mail language; null: the document's emailLanguage"),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

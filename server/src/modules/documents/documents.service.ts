@@ -5,7 +5,9 @@ import type { Db, DbOrTrx } from '../../db/handle.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
+import { documentIdOfKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
+import { releaseTemplateFile } from '../templates/template-files.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { listAudit, recordAudit, type RequestOrigin } from './audit.repo.js';
@@ -52,6 +54,9 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     sealMode: d.status === 'signed' ? (d.seal_mode as SealMode | null) : null,
     sealLevel: d.status === 'signed' ? (d.seal_level as SealLevel | null) : null,
     sealFailure: d.status === 'seal_failed' ? d.seal_failure : null,
+    templateId: d.template_id,
+    externalId: d.external_id,
+    metadata: d.metadata ? (JSON.parse(d.metadata) as Record<string, string>) : null,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -76,6 +81,7 @@ export function presentSignee(s: repo.SigneeRow) {
     signedAt: s.signed_at,
     invitedAt: s.invited_at,
     openedAt: s.opened_at,
+    language: s.language,
     declinedAt: s.declined_at,
     declineReason: s.decline_reason,
     createdAt: s.created_at,
@@ -86,7 +92,13 @@ export function presentSignee(s: repo.SigneeRow) {
 /** The row of a signee joining a draft: pending, not yet invited. */
 export function newSignee(input: {
   document: Pick<repo.DocumentRow, 'id' | 'tenant_id' | 'user_id'>;
-  signee: { email: string; name: string; signingOrder?: number; signingGroupId?: string };
+  signee: {
+    email: string;
+    name: string;
+    signingOrder?: number;
+    signingGroupId?: string;
+    language?: string | null;
+  };
   position: number;
   at: string;
 }): repo.SigneeRow {
@@ -106,6 +118,7 @@ export function newSignee(input: {
     token_hash: null,
     invited_at: null,
     opened_at: null,
+    language: signee.language ?? null,
     declined_at: null,
     decline_reason: null,
     signature_file: null,
@@ -145,60 +158,142 @@ export async function createDocument(
     origin: RequestOrigin;
   },
 ) {
-  const now = nowIso();
   return deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, { ...input, action: 'document.create' });
     const tenant = await findTenant(trx, input.tenantId);
     if (!tenant) throw new AppError('not_found', 'No such tenant.');
-    const name = input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document');
-    const document: repo.DocumentRow = {
+    const document = newDocumentRow({
       id: input.upload.documentId,
-      tenant_id: input.tenantId,
-      folder_id: null,
-      name,
-      status: 'draft',
-      pinned: null,
-      source: 'uploaded',
-      user_id: input.userId,
-      signing_method: 'email',
-      signing_message: input.signingMessage ?? null,
-      signing_order_enabled:
-        input.signingOrderEnabled === undefined ? null : input.signingOrderEnabled ? 1 : 0,
-      signing_groups_enabled: input.signingGroupsEnabled ? 1 : 0,
-      reminder_cooldown_until: null,
-      email_language: tenant.email_language,
-      file: input.upload.key,
-      original_file: input.upload.filename,
-      content_type: 'application/pdf',
-      size_bytes: input.upload.size,
-      original_sha256: input.upload.sha256,
-      hash: null,
-      sealed_file: null,
-      seal_mode: null,
-      seal_level: null,
-      seal_failure: null,
-      page_sizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
-      page_sizes_error: null,
-      search_text: searchTextOf(name, input.signees),
-      created_at: now,
-      updated_at: now,
-    };
-    const signees = input.signees.map((s, position) =>
-      newSignee({ document, signee: s, position, at: now }),
-    );
-    const fields = fieldRows(input.fields ?? [], (f) => signees[f.signee].id);
-    await repo.insertDocument(trx, { ...document, fields: encodeFields(fields) }, signees);
-    await recordAudit(trx, {
-      documentId: document.id,
       tenantId: input.tenantId,
-      action: 'created',
+      userId: input.userId,
+      name: input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document'),
+      source: 'uploaded',
+      file: {
+        key: input.upload.key,
+        originalFile: input.upload.filename,
+        sizeBytes: input.upload.size,
+        sha256: input.upload.sha256,
+        pageSizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
+      },
+      signingMessage: input.signingMessage ?? null,
+      signingOrderEnabled: input.signingOrderEnabled ?? null,
+      signingGroupsEnabled: input.signingGroupsEnabled,
+      emailLanguage: tenant.email_language,
+      signees: input.signees,
+    });
+    return insertDraft(trx, {
+      document,
+      signees: input.signees,
+      fields: input.fields ?? [],
       actor: `user:${input.userId}`,
       origin: input.origin,
-      details: { originalFile: document.original_file, sha256: document.original_sha256 },
-      at: now,
     });
-    return { document, signees, fields };
   });
+}
+
+/** The stored file a new document is made of: an upload, or a template's (shared) file. */
+export type DocumentFile = {
+  key: string;
+  originalFile: string;
+  sizeBytes: number;
+  sha256: string;
+  /** JSON [{width, height}], when the pages were read. */
+  pageSizes: string | null;
+};
+
+/** The row of a new draft: what quick-create and create-from-template share. */
+export function newDocumentRow(input: {
+  id?: string;
+  tenantId: string;
+  userId: string;
+  name: string;
+  source: string;
+  file: DocumentFile;
+  signingMessage: string | null;
+  signingOrderEnabled: boolean | null;
+  signingGroupsEnabled?: boolean;
+  emailLanguage: string;
+  signees: Array<{ email: string; name: string }>;
+  templateId?: string;
+  externalId?: string | null;
+  metadata?: Record<string, string> | null;
+  at?: string;
+}): repo.DocumentRow {
+  const now = input.at ?? nowIso();
+  return {
+    id: input.id ?? newId(),
+    tenant_id: input.tenantId,
+    folder_id: null,
+    name: input.name,
+    status: 'draft',
+    pinned: null,
+    source: input.source,
+    user_id: input.userId,
+    signing_method: 'email',
+    signing_message: input.signingMessage,
+    signing_order_enabled:
+      input.signingOrderEnabled === null ? null : input.signingOrderEnabled ? 1 : 0,
+    signing_groups_enabled: input.signingGroupsEnabled ? 1 : 0,
+    reminder_cooldown_until: null,
+    email_language: input.emailLanguage,
+    file: input.file.key,
+    original_file: input.file.originalFile,
+    content_type: 'application/pdf',
+    size_bytes: input.file.sizeBytes,
+    original_sha256: input.file.sha256,
+    hash: null,
+    sealed_file: null,
+    seal_mode: null,
+    seal_level: null,
+    seal_failure: null,
+    page_sizes: input.file.pageSizes,
+    page_sizes_error: null,
+    search_text: searchTextOf(input.name, input.signees),
+    created_at: now,
+    updated_at: now,
+    template_id: input.templateId ?? null,
+    external_id: input.externalId ?? null,
+    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+  };
+}
+
+/**
+ * Inserts a new draft with its signees and fields, and its `created` audit entry, in the
+ * caller's transaction.
+ */
+export async function insertDraft(
+  trx: DbOrTrx,
+  input: {
+    document: repo.DocumentRow;
+    signees: Array<Parameters<typeof newSignee>[0]['signee']>;
+    /** Fields, each naming its signee by position in `signees`; already checked. */
+    fields: Array<Omit<FieldDraft, 'signeeId'> & { signee: number }>;
+    actor: string;
+    origin?: RequestOrigin;
+    details?: Record<string, unknown>;
+  },
+) {
+  const { document } = input;
+  const now = document.created_at;
+  const signees = input.signees.map((s, position) =>
+    newSignee({ document, signee: s, position, at: now }),
+  );
+  const fields = fieldRows(input.fields, (f) => signees[f.signee].id);
+  await repo.insertDocument(trx, { ...document, fields: encodeFields(fields) }, signees);
+  await recordAudit(trx, {
+    documentId: document.id,
+    tenantId: document.tenant_id,
+    action: 'created',
+    actor: input.actor,
+    origin: input.origin,
+    details: {
+      originalFile: document.original_file,
+      sha256: document.original_sha256,
+      ...input.details,
+    },
+    at: now,
+  });
+  return { document, signees, fields };
 }
 
 /** A document the caller may access (404 otherwise), with its signees. */
@@ -344,7 +439,10 @@ export async function readableDocument(db: Db, input: { documentId: string; user
   return document;
 }
 
-/** Deletes a document that is not being signed or sealed, and its files. */
+/**
+ * Deletes a document that is not being signed or sealed, and the files it owns. A file it
+ * shares with its template (decisions §11) goes only when nothing else needs it.
+ */
 export async function deleteDocument(
   deps: DocumentDeps,
   input: { documentId: string; userId: string },
@@ -364,12 +462,13 @@ export async function deleteDocument(
       .filter((f): f is string => f !== null);
     await repo.deleteDocument(trx, document.id);
     return [current.file, current.sealed_file, ...signatureFiles].filter(
-      (f): f is string => f !== null,
+      (f): f is string => f !== null && documentIdOfKey(f) === document.id,
     );
   });
   // Rows first, files after: a crash in between leaves orphan files, which cleanup removes,
   // never a row pointing at a missing file.
   for (const key of files) await deps.storage.delete(key);
+  if (document.template_id) await releaseTemplateFile(deps, document.template_id);
 }
 
 /** The audit trail of a document the caller may read. */

@@ -70,9 +70,11 @@ export async function inviteSignees(
     origin?: RequestOrigin;
     /** True when the caller delivers the e-mails itself right after commit (and reports them). */
     deliverInRequest?: boolean;
+    /** `link`: links only, whatever the tenant's setting. */
+    delivery?: 'tenant' | 'link';
   },
 ): Promise<Invite[]> {
-  const tenant = await findTenant(trx, input.document.tenant_id);
+  const tenant = input.delivery === 'link' ? null : await findTenant(trx, input.document.tenant_id);
   const viaEmail = tenant?.invitation_emails === 1;
   const now = nowIso();
   const invites: Invite[] = [];
@@ -91,7 +93,7 @@ export async function inviteSignees(
         tenantId: input.document.tenant_id,
         jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
         ...renderInvitation({
-          language: input.document.email_language as EmailLanguage,
+          language: (signee.language ?? input.document.email_language) as EmailLanguage,
           signeeName: signee.name,
           senderName: input.senderName,
           documentName: input.document.name,
@@ -165,7 +167,6 @@ export async function sendForSigning(
   input: { documentId: string; userId: string; senderName: string; origin: RequestOrigin },
 ) {
   const { document } = await getDocument(deps, input);
-  const now = nowIso();
   const { invites, waiting, sent } = await deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, {
       tenantId: document.tenant_id,
@@ -176,41 +177,81 @@ export async function sendForSigning(
     // with its edits, never with the settings read before the lock.
     const current = await repo.lockDocument(trx, deps.db.engine, document.id);
     if (!current) throw new AppError('not_found', 'No such document.');
-    const signees = await repo.listSignees(trx, document.id);
-    if (current.status === 'draft') await requireSendableFields(trx, document.id, signees);
-    const moved = await moveDocument(trx, {
+    return sendDraft(trx, deps, {
       document: current,
-      move: 'send',
-      at: now,
-      set: { hash: current.original_sha256 },
-      by: {
-        actor: `user:${input.userId}`,
-        origin: input.origin,
-        details: { signees: signees.length, creditsUsed: signees.length },
-      },
-    });
-    if (!moved) {
-      throw new AppError(
-        'invalid_status',
-        `Only a draft can be sent for signing; this document is ${current.status}.`,
-      );
-    }
-    const sentDoc = { ...current, status: 'in_process' as const };
-    const wave = currentWave(sentDoc, signees);
-    const invites = await inviteSignees(trx, deps, {
-      document: sentDoc,
-      signees: wave,
+      signees: await repo.listSignees(trx, document.id),
       senderName: input.senderName,
+      actor: `user:${input.userId}`,
       origin: input.origin,
       deliverInRequest: true,
     });
-    // The tenant's balance last: its row is held from here until the commit, so sends of one
-    // tenant wait on each other only for that long (PostgreSQL; SQLite writes one at a time).
+  });
+  deps.wakeJobs();
+  const deliveries = await reportDeliveries(deps, sent, invites, waiting);
+  const result = await getDocument(deps, input);
+  return { ...result, deliveries: result.signees.map((s) => deliveries.get(s.id)!) };
+}
+
+/**
+ * Send-for-signing inside the caller's transaction, for a document it holds: checks its fields,
+ * moves it to `in_process`, invites the first wave and takes one credit per signee (unless
+ * the caller reserved them), refusing with the same errors in the same order. Nothing is
+ * written when it throws, as long as the caller lets the error end its transaction.
+ */
+export async function sendDraft(
+  trx: DbOrTrx,
+  deps: { config: Pick<Config, 'publicUrl' | 'secretKey' | 'mailDailyLimitPerTenant'> },
+  input: {
+    document: repo.DocumentRow;
+    signees: repo.SigneeRow[];
+    senderName: string;
+    actor: string;
+    origin?: RequestOrigin;
+    /** True when the caller delivers the e-mails right after commit (and reports them). */
+    deliverInRequest: boolean;
+    /** `reserved`: the caller took the credits already (a bulk send, at intake). */
+    credits?: 'charge' | 'reserved';
+    /** `link`: no invitation e-mail whatever the tenant's setting (a direct link's visitor). */
+    delivery?: 'tenant' | 'link';
+  },
+) {
+  const { document: current, signees } = input;
+  if (current.status === 'draft') await requireSendableFields(trx, current.id, signees);
+  const moved = await moveDocument(trx, {
+    document: current,
+    move: 'send',
+    at: nowIso(),
+    set: { hash: current.original_sha256 },
+    by: {
+      actor: input.actor,
+      origin: input.origin,
+      details: { signees: signees.length, creditsUsed: signees.length },
+    },
+  });
+  if (!moved) {
+    throw new AppError(
+      'invalid_status',
+      `Only a draft can be sent for signing; this document is ${current.status}.`,
+    );
+  }
+  const sent = { ...current, status: 'in_process' as const };
+  const wave = currentWave(sent, signees);
+  const invites = await inviteSignees(trx, deps, {
+    document: sent,
+    signees: wave,
+    senderName: input.senderName,
+    origin: input.origin,
+    deliverInRequest: input.deliverInRequest,
+    delivery: input.delivery,
+  });
+  // The tenant's balance last: its row is held from here until the commit, so sends of one
+  // tenant wait on each other only for that long (PostgreSQL; SQLite writes one at a time).
+  if (input.credits !== 'reserved') {
     const balance = await changeCredits(trx, {
-      tenantId: document.tenant_id,
+      tenantId: current.tenant_id,
       delta: -signees.length,
       reason: 'send-for-signing',
-      reference: document.id,
+      reference: current.id,
     });
     if (balance === null) {
       throw new AppError(
@@ -218,20 +259,29 @@ export async function sendForSigning(
         `Sending needs ${signees.length} credit(s), one per signee; the tenant has fewer.`,
       );
     }
-    const invited = new Set(wave.map((s) => s.id));
-    return { invites, waiting: signees.filter((s) => !invited.has(s.id)), sent: sentDoc };
-  });
-  deps.wakeJobs();
-  const delivered = await deliverInvitations(deps, sent, invites);
+  }
+  const invited = new Set(wave.map((s) => s.id));
+  return { invites, waiting: signees.filter((s) => !invited.has(s.id)), sent };
+}
+
+/**
+ * Delivers what sendDraft queued, once its transaction committed, and reports every signee:
+ * invited now (`sent`, `failed`, `link`) or later, at their turn (`scheduled`).
+ */
+export async function reportDeliveries(
+  deps: SendingDeps,
+  document: repo.DocumentRow,
+  invites: Invite[],
+  waiting: repo.SigneeRow[],
+): Promise<Map<string, InvitationDelivery>> {
+  const delivered = await deliverInvitations(deps, document, invites);
   const scheduled: InvitationDelivery[] = waiting.map((s) => ({
     signeeId: s.id,
     email: s.email,
     status: 'scheduled',
     error: null,
   }));
-  const byId = new Map([...delivered, ...scheduled].map((d) => [d.signeeId, d]));
-  const result = await getDocument(deps, input);
-  return { ...result, deliveries: result.signees.map((s) => byId.get(s.id)!) };
+  return new Map([...delivered, ...scheduled].map((d) => [d.signeeId, d]));
 }
 
 /**

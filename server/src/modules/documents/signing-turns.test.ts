@@ -18,6 +18,7 @@ function signee(
     name: id,
     status: options.status ?? 'pending',
     user_id: 'user',
+    language: null,
     signing_order: options.order ?? null,
     signing_group_id: options.group ?? null,
     signed_at: null,

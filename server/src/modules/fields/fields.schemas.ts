@@ -178,6 +178,18 @@ export const quickCreateFieldSchema = z
   .strict()
   .check(checkField({ signee: SIGNEE_POSITION, ...NUMBERS }));
 
+/** One element of `POST /api/templates`' `fields` part: the role by 0-based position. */
+export const templateCreateFieldSchema = z
+  .object({ role: ranged(SIGNEE_POSITION), ...fieldBody })
+  .strict()
+  .check(checkField({ role: SIGNEE_POSITION, ...NUMBERS }));
+
+/** One element of `PUT /api/templates/{id}/fields`: the role by id, and the field's own id. */
+export const templateFieldInputSchema = z
+  .object({ id: z.uuid().optional(), roleId: z.uuid(), ...fieldBody })
+  .strict()
+  .check(checkField(NUMBERS));
+
 /**
  * One element of `PUT /api/documents/{id}/fields`: the signee by id, and optionally the id of
  * a field it replaces, which it keeps (with the text tag it came from, if any).

@@ -16,6 +16,7 @@ import {
   isRequired,
   placementErrors,
   quickCreateFieldSchema,
+  templateCreateFieldSchema,
   type FieldDraft,
 } from './fields.schemas.js';
 import { isUnreadablePages, readPageSizes, unreadablePages } from './page-sizes.js';
@@ -68,14 +69,19 @@ export function fieldRows<F extends Omit<FieldDraft, 'signeeId'>>(
   }));
 }
 
-const quickCreateFieldsPart = z
-  .array(quickCreateFieldSchema)
-  .max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`);
+const fieldsParts = {
+  signee: z.array(quickCreateFieldSchema).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`),
+  role: z.array(templateCreateFieldSchema).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`),
+};
 
-/** The decoded `fields` part of quick-create, signees still by position; errors as 422 paths. */
+/**
+ * The decoded `fields` part of quick-create (or of a new template: `participant` 'role'),
+ * each field naming its signee (role) by position; errors as 422 paths.
+ */
 export function parseFieldsPart(
   raw: string,
-  signeeCount: number,
+  count: number,
+  participant: 'signee' | 'role' = 'signee',
 ): { fields: Array<z.output<typeof quickCreateFieldSchema>>; errors: FieldError[] } {
   let json: unknown;
   try {
@@ -83,7 +89,7 @@ export function parseFieldsPart(
   } catch {
     return { fields: [], errors: [{ path: 'fields', message: 'must be a JSON array of fields' }] };
   }
-  const parsed = quickCreateFieldsPart.safeParse(json);
+  const parsed = fieldsParts[participant].safeParse(json);
   if (!parsed.success) {
     const errors = fieldIssues(parsed.error);
     return {
@@ -92,15 +98,18 @@ export function parseFieldsPart(
     };
   }
   const errors: FieldError[] = [];
-  parsed.data.forEach((field, i) => {
-    if (field.signee >= signeeCount) {
+  const fields = parsed.data.map((field, i) => {
+    const { role, signee, ...rest } = { role: undefined, signee: undefined, ...field };
+    const position = (signee ?? role) as number;
+    if (position >= count) {
       errors.push({
-        path: fieldPath(i, 'signee'),
-        message: `signee ${field.signee} does not exist (signees are counted from 0; there are ${signeeCount})`,
+        path: fieldPath(i, participant),
+        message: `${participant} ${position} does not exist (${participant}s are counted from 0; there are ${count})`,
       });
     }
+    return { ...rest, signee: position };
   });
-  return { fields: parsed.data, errors };
+  return { fields, errors };
 }
 
 // Reads under way, by document: views of one link at once wait for the one read.

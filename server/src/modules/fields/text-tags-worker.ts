@@ -1,8 +1,8 @@
 import { createBoundedWorker } from '../../lib/bounded-worker.js';
 import { AppError } from '../../lib/errors.js';
-import type { TextTagScan } from './text-tags.js';
+import type { TextTagOptions, TextTagScan } from './text-tags.js';
 
-type Request = { bytes: Uint8Array; options: { signeeCount?: number } };
+type Request = { bytes: Uint8Array; options: TextTagOptions };
 
 // Created on first use; unref'd, so it never keeps the process alive.
 let worker: ReturnType<typeof createBoundedWorker<Request, TextTagScan>> | undefined;
@@ -13,7 +13,7 @@ let worker: ReturnType<typeof createBoundedWorker<Request, TextTagScan>> | undef
  */
 export async function scanTextTagsOffThread(
   bytes: Uint8Array,
-  options: { signeeCount?: number },
+  options: TextTagOptions,
 ): Promise<TextTagScan> {
   worker ??= createBoundedWorker<Request, TextTagScan>({
     script: new URL('./text-tags.worker.mjs', import.meta.url),

@@ -75,7 +75,7 @@ export type ScannedPage = {
  */
 export function findTextTags(
   pages: ScannedPage[],
-  options: { signeeCount?: number },
+  options: TextTagOptions,
 ): { fields: TextTagField[]; problems: TextTagProblem[] } {
   const fields: TextTagField[] = [];
   const problems: TextTagProblem[] = [];
@@ -104,7 +104,7 @@ export function findTextTags(
         problems.push({ tag, page: number, message: UNCLOSED });
         continue;
       }
-      const parsed = parseTag(match[1], options.signeeCount);
+      const parsed = parseTag(match[1], options);
       if ('problem' in parsed) {
         problems.push({ tag, page: number, message: parsed.problem });
         continue;
@@ -145,9 +145,12 @@ function* fragments(text: string, from: number, to: number) {
   }
 }
 
+/** How many signees (or a template's roles) tags may name; unchecked when not given. */
+export type TextTagOptions = { signeeCount?: number; participant?: 'signee' | 'role' };
+
 function parseTag(
   inner: string,
-  signeeCount: number | undefined,
+  { signeeCount, participant = 'signee' }: TextTagOptions,
 ): Pick<TextTagField, 'type' | 'signee' | 'required' | 'label'> | { problem: string } {
   const m = GRAMMAR.exec(inner);
   if (!m)
@@ -160,12 +163,15 @@ function parseTag(
     return { problem: `unknown field type "${rawType}" (one of ${FIELD_TYPES.join(', ')})` };
   }
   if (!/^\d+$/.test(rawNumber) || Number(rawNumber) < 1) {
-    return { problem: `the signee number must be a whole number from 1, not "${rawNumber}"` };
+    return {
+      problem: `the ${participant} number must be a whole number from 1, not "${rawNumber}"`,
+    };
   }
   const n = Number(rawNumber);
   if (signeeCount !== undefined && n > signeeCount) {
-    const count = signeeCount === 1 ? '1 signee' : `${signeeCount} signees`;
-    return { problem: `signee ${n} does not exist (the document has ${count})` };
+    const count = `${signeeCount} ${participant}${signeeCount === 1 ? '' : 's'}`;
+    const owner = participant === 'role' ? 'template' : 'document';
+    return { problem: `${participant} ${n} does not exist (the ${owner} has ${count})` };
   }
   const label = rawLabel?.trim() || null;
   if (label && label.length > MAX_LABEL) {
@@ -275,7 +281,7 @@ function grow(box: Box, type: FieldType, page: PageSize): Box {
  */
 export async function scanTextTags(
   bytes: Uint8Array,
-  options: { signeeCount?: number },
+  options: TextTagOptions,
 ): Promise<TextTagScan> {
   const { getDocument } = await (pdfjs ??= import('pdfjs-dist-node/legacy/build/pdf.mjs'));
   const { Standard14Font } = await (libpdf ??= import('@libpdf/core'));

@@ -19,7 +19,13 @@ import * as signing from './signing.service.js';
 import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
-  signee: { id: string; name: string; email: string; status: 'pending' | 'signed' | 'declined' };
+  signee: {
+    id: string;
+    name: string;
+    email: string;
+    status: 'pending' | 'signed' | 'declined';
+    language: string | null;
+  };
   document: {
     id: string;
     name: string;
@@ -40,7 +46,7 @@ function present(r: {
       name: r.document.name,
       status: r.document.status,
       signingMessage: r.document.signing_message,
-      language: r.document.email_language,
+      language: r.signee.language ?? r.document.email_language,
     },
   };
 }

@@ -21,3 +21,19 @@ export function documentIdOfKey(key: string): string | null {
   const id = file?.slice(0, 36) ?? '';
   return SHARD.test(folder) && UUID.test(id) && file[36] === '.' ? id : null;
 }
+
+/**
+ * The storage key of a template's PDF (decisions §11): `templates/<shard>/<template id>.pdf`.
+ * Documents made from the template store this same key: the file is shared, never copied.
+ */
+export function templateFileKey(templateId: string): string {
+  return `templates/${templateId.slice(-2)}/${templateId}.pdf`;
+}
+
+/** The template a key belongs to; null for a key that is not a template's file. */
+export function templateIdOfKey(key: string): string | null {
+  const [root, folder, file] = key.split('/');
+  if (root !== 'templates' || !SHARD.test(folder ?? '')) return null;
+  const id = file?.slice(0, 36) ?? '';
+  return UUID.test(id) && file === `${id}.pdf` ? id : null;
+}

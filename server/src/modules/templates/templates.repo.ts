@@ -1,0 +1,105 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTrx, Engine } from '../../db/handle.js';
+import type { TemplatesTable } from '../../db/schema.js';
+import type { Cursor } from '../../lib/cursor.js';
+
+/** A template row. */
+export type TemplateRow = Selectable<TemplatesTable>;
+
+/** One of a template's roles: who signs in its place on each document made from it. */
+export type TemplateRole = { id: string; name: string; signingOrder: number | null };
+
+/** A template's roles, decoded. */
+export function rolesOf(template: Pick<TemplateRow, 'roles'>): TemplateRole[] {
+  return JSON.parse(template.roles) as TemplateRole[];
+}
+
+/** Inserts a new template. */
+export async function insertTemplate(db: DbOrTrx, template: TemplateRow) {
+  await db.insertInto('templates').values(template).execute();
+}
+
+/** A template by id; `lock` holds it (PostgreSQL) until the caller's transaction ends. */
+export async function findTemplate(
+  db: DbOrTrx,
+  templateId: string,
+  lock?: { engine: Engine; mode: 'share' | 'update' },
+) {
+  const query = db.selectFrom('templates').selectAll().where('id', '=', templateId);
+  if (lock?.engine !== 'postgres') return query.executeTakeFirst();
+  return (lock.mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst();
+}
+
+/** The template whose direct link token hashes to this. */
+export async function findTemplateByLinkHash(db: DbOrTrx, tokenHash: string) {
+  return db
+    .selectFrom('templates')
+    .selectAll()
+    .where('direct_link_token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Changes a template's columns. */
+export async function updateTemplate(
+  db: DbOrTrx,
+  templateId: string,
+  set: Partial<Omit<TemplateRow, 'id' | 'tenant_id'>>,
+) {
+  await db.updateTable('templates').set(set).where('id', '=', templateId).execute();
+}
+
+/** Deletes a template row; true when there was one. */
+export async function deleteTemplate(db: DbOrTrx, templateId: string): Promise<boolean> {
+  const result = await db.deleteFrom('templates').where('id', '=', templateId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A page of a tenant's templates, newest first, whose name holds `pattern` (a LIKE pattern). */
+export async function listTemplates(
+  db: DbOrTrx,
+  input: { tenantId: string; pattern?: string; limit: number; after?: Cursor },
+) {
+  let query = db
+    .selectFrom('templates')
+    .selectAll()
+    .where('tenant_id', '=', input.tenantId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(input.limit);
+  if (input.pattern) query = query.where('search_text', 'like', input.pattern);
+  const after = input.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  return query.execute();
+}
+
+/**
+ * Of these template ids, those whose file is still needed: the template exists, a document
+ * made from it exists, or a bulk send of it has rows left to create.
+ */
+export async function referencedTemplateIds(db: DbOrTrx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const [templates, documents, bulk] = await Promise.all([
+    db.selectFrom('templates').select('id').where('id', 'in', ids).execute(),
+    db
+      .selectFrom('documents')
+      .select('template_id as id')
+      .distinct()
+      .where('template_id', 'in', ids)
+      .execute(),
+    db
+      .selectFrom('bulk_sends')
+      .select('template_id as id')
+      .distinct()
+      .where('template_id', 'in', ids)
+      .where('status', '!=', 'completed')
+      .execute(),
+  ]);
+  return new Set([...templates, ...documents, ...bulk].map((r) => r.id as string));
+}
