@@ -51,6 +51,24 @@ import type {
   webhookWithSecretSchema,
 } from './modules/webhooks/webhooks.schemas.js';
 
+import type {
+  fromTemplateBody,
+  fromTemplateResponse,
+  listTemplatesResponse,
+  putTemplateFieldsBody,
+  templateFieldSchema,
+  templateRoleSchema,
+  templateSchema,
+  templateWithFieldsSchema,
+  updateTemplateBody,
+} from './modules/templates/templates.schemas.js';
+import type { directLinkViewResponse } from './modules/templates/direct-links.schemas.js';
+import type {
+  bulkSendRowSchema,
+  bulkSendRowsResponse,
+  bulkSendSchema,
+} from './modules/bulk-sends/bulk-sends.schemas.js';
+
 type Out<S extends z.ZodType> = z.output<S>;
 
 /** GET /api/meta. */
@@ -125,3 +143,29 @@ export type Folder = Out<typeof folderSchema>;
 export type FolderInput = z.input<typeof createFolderBody>;
 /** PATCH /api/tenants/{id}/folders/{folderId}. */
 export type FolderEdit = z.input<typeof updateFolderBody>;
+/** A template (decisions §11). */
+export type Template = Out<typeof templateSchema>;
+/** One of a template's roles. */
+export type TemplateRole = Out<typeof templateRoleSchema>;
+/** A field placed on a template for a role. */
+export type TemplateField = Out<typeof templateFieldSchema>;
+/** A template with its fields: what the template routes answer. */
+export type TemplateWithFields = Out<typeof templateWithFieldsSchema>;
+/** GET /api/templates. */
+export type TemplatePage = Out<typeof listTemplatesResponse>;
+/** PATCH /api/templates/{id}: what may change. */
+export type TemplateEdit = z.input<typeof updateTemplateBody>;
+/** PUT /api/templates/{id}/fields, as sent. */
+export type PutTemplateFieldsBody = z.input<typeof putTemplateFieldsBody>;
+/** POST /api/templates/{id}/documents, as sent. */
+export type FromTemplateInput = z.input<typeof fromTemplateBody>;
+/** POST /api/templates/{id}/documents. */
+export type FromTemplateResult = Out<typeof fromTemplateResponse>;
+/** GET /api/direct-links/{token}. */
+export type DirectLinkView = Out<typeof directLinkViewResponse>;
+/** A bulk send's progress. */
+export type BulkSend = Out<typeof bulkSendSchema>;
+/** One row of a bulk send. */
+export type BulkSendRow = Out<typeof bulkSendRowSchema>;
+/** GET /api/bulk-sends/{id}/rows. */
+export type BulkSendRowsPage = Out<typeof bulkSendRowsResponse>;

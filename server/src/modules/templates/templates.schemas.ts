@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { FIELD_TYPES } from '../fields/field-types.js';
+import { MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
+import {
+  deliverySchema,
+  documentSchema,
+  MAX_SIGNEES,
+  signeeSchema,
+} from '../documents/documents.schemas.js';
+import { fieldSchema } from '../fields/fields.schemas.js';
+import { emailLanguages } from '../tenants/tenants.schemas.js';
+
+const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
+const roleName = z.string().trim().min(1, 'must not be empty').max(200);
+const signingOrder = z.number().int().min(1).max(1000);
+
+/** At most this many roles on a template (as signees on a document). */
+export const MAX_ROLES = MAX_SIGNEES;
+/** The longest `externalId` (decisions §12). */
+export const MAX_EXTERNAL_ID = 255;
+/** The most `metadata` may weigh as JSON (decisions §12). */
+export const MAX_METADATA_BYTES = 4096;
+
+/** A template's role: who signs in its place on each document made from it. */
+export const templateRoleSchema = z
+  .object({ id: z.uuid(), name: z.string(), signingOrder: z.number().int().nullable() })
+  .meta({ id: 'TemplateRole' });
+
+/** The Template resource (decisions §11). */
+export const templateSchema = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    name: z.string(),
+    roles: z.array(templateRoleSchema),
+    signingMessage: z.string().nullable(),
+    emailLanguage: z.enum(emailLanguages),
+    signingOrderEnabled: z.boolean().nullable(),
+    directLink: z.object({
+      enabled: z.boolean(),
+      url: z.url().nullable().describe('{base_url}/t/{token} while enabled, else null'),
+    }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    originalFile: z.string().describe('the uploaded file name'),
+    pageCount: z.number().int(),
+    downloadUrl: z.url().describe("short-lived URL of the template's PDF"),
+  })
+  .meta({ id: 'Template' });
+
+/** A field of a template: placed for a role; `value` is prefilled on every document made. */
+export const templateFieldSchema = z
+  .object({
+    id: z.uuid(),
+    roleId: z.uuid(),
+    type: z.enum(FIELD_TYPES),
+    page: z.number().int(),
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+    required: z.boolean(),
+    label: z.string().nullable(),
+    options: z.array(z.string()).nullable(),
+    value: z.union([z.string(), z.boolean()]).nullable(),
+  })
+  .meta({ id: 'TemplateField' });
+
+/** A template with its fields: what the template routes answer. */
+export const templateWithFieldsSchema = z.object({
+  template: templateSchema,
+  fields: z.array(templateFieldSchema),
+});
+
+const roleInput = z.object({ name: roleName, signingOrder: signingOrder.optional() }).strict();
+const rolesInput = z
+  .array(roleInput)
+  .min(1, 'at least one role is required')
+  .max(MAX_ROLES, `at most ${MAX_ROLES} roles`);
+const settings = {
+  signingMessage: z.string().max(5000).nullable().optional(),
+  emailLanguage: z.enum(emailLanguages).optional(),
+  signingOrderEnabled: z.boolean().nullable().optional(),
+};
+
+/** The `template` part of `POST /api/templates` (JSON). */
+export const templatePartSchema = z
+  .object({ name: z.string().trim().min(1).max(255), roles: rolesInput, ...settings })
+  .strict();
+
+/** The text parts of `POST /api/templates`, before `template` and `fields` are decoded. */
+export const createTemplateParts = z.object({
+  tenantId: z.uuid(),
+  template: z
+    .string()
+    .describe(
+      'JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?}',
+    ),
+  fields: z
+    .string()
+    .optional()
+    .describe(
+      'JSON array of {role (0-based), type, page, x, y, width, height, required?, label?, options?, value?}',
+    ),
+  textTags: z.enum(['true', 'false']).optional(),
+  file: z.unknown().describe('the PDF, below 50 MiB'),
+});
+
+/** `POST /api/documents/{id}/save-as-template`. */
+export const saveAsTemplateBody = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    roles: z
+      .array(z.union([roleName, roleInput]))
+      .optional()
+      .describe("one per signee, in the signees' order: a name, or {name, signingOrder?}"),
+  })
+  .strict();
+
+/** `PATCH /api/templates/{id}`: any of these; `roles` is the whole new list. */
+export const updateTemplateBody = z
+  .object({
+    name: z.string().trim().min(1).max(255).optional(),
+    ...settings,
+    roles: z
+      .array(
+        z
+          .object({
+            id: z.uuid().optional(),
+            name: roleName,
+            signingOrder: signingOrder.optional(),
+          })
+          .strict(),
+      )
+      .min(1, 'at least one role is required')
+      .max(MAX_ROLES, `at most ${MAX_ROLES} roles`)
+      .optional()
+      .describe(
+        'the whole list: an entry with an id keeps that role, a role left out goes with its fields',
+      ),
+    directLink: z.object({ enabled: z.boolean() }).strict().optional(),
+  })
+  .strict();
+
+/** `PUT /api/templates/{id}/fields`: the template's whole set of fields. */
+export const putTemplateFieldsBody = z.object({
+  fields: z.array(templateFieldInputSchema).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`),
+});
+
+/** The answer of `PUT /api/templates/{id}/fields`. */
+export const templateFieldsResponse = z.object({ fields: z.array(templateFieldSchema) });
+
+const metadataSchema = z
+  .record(z.string().max(255), z.string().max(MAX_METADATA_BYTES))
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, {
+    message: `must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
+  });
+
+/** `POST /api/templates/{id}/documents`: who fills each role, and what is prefilled. */
+export const fromTemplateBody = z
+  .object({
+    name: z.string().trim().min(1).max(255).optional(),
+    signees: z
+      .array(
+        z.object({
+          role: z.union([z.string(), z.number().int()]),
+          email: z.string(),
+          name: z.string(),
+          language: z.enum(emailLanguages).optional(),
+        }),
+      )
+      .describe("one per role: the role's name or 0-based index"),
+    prefill: z
+      .record(z.string(), z.union([z.string(), z.boolean()]))
+      .optional()
+      .describe('values by field label (any case): text, checkbox (true/false) or dropdown option'),
+    externalId: z.string().trim().min(1).max(MAX_EXTERNAL_ID).optional(),
+    metadata: metadataSchema.optional(),
+    send: z.boolean().optional().describe('true: send for signing in the same request'),
+  })
+  .strict();
+
+/** The 201 answer of create-from-template. */
+export const fromTemplateResponse = z.object({
+  document: documentSchema,
+  signees: z.array(signeeSchema),
+  fields: z.array(fieldSchema),
+  deliveries: z.array(deliverySchema).optional().describe('only when `send` was true'),
+});
+
+/** Path parameters of the routes under /api/templates/{templateId}. */
+export const templateParams = z.object({ templateId: z.uuid() });
+
+/** Query of the template listing. */
+export const listTemplatesQuery = z.object({
+  tenantId: z.uuid(),
+  q: z.string().max(200).optional().describe("contained in the template's name, ignoring case"),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  cursor: z.string().max(200).optional(),
+});
+
+/** One page of the template listing. */
+export const listTemplatesResponse = z.object({
+  templates: z.array(templateSchema),
+  nextCursor: z.string().nullable(),
+});
