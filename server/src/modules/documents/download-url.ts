@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { AppError } from '../../lib/errors.js';
 import { safeEqual } from '../../lib/ids.js';
 
-/** Which file of a document a URL serves. */
-export type FileKind = 'original' | 'sealed';
+/** Which file a URL serves: a document's original or sealed file, or a template's PDF. */
+export type FileKind = 'original' | 'sealed' | 'template';
 
 function sign(secretKey: string, documentId: string, kind: FileKind, expires: number) {
   return createHmac('sha256', secretKey)

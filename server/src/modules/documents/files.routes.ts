@@ -2,13 +2,29 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { findDocument } from './documents.repo.js';
-import { verifyDownloadUrl } from './download-url.js';
+import { verifyDownloadUrl, type FileKind } from './download-url.js';
+import { findTemplate } from '../templates/templates.repo.js';
 import { openCopyLink, pdfFilename, revokeCopyLinks, signedFilename } from './after-signing.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import { principalOf } from '../../http/auth.js';
 import { contentDisposition } from '../../http/content-disposition.js';
 import { requireMembership } from '../tenants/tenants.service.js';
+
+// The stored file a download URL names, and the name it is downloaded under.
+async function downloadable(deps: AppDeps, id: string, kind: FileKind) {
+  if (kind === 'template') {
+    const template = await findTemplate(deps.db.kysely, id);
+    return template && { key: template.file, filename: pdfFilename(template.original_file) };
+  }
+  const document = await findDocument(deps.db.kysely, id);
+  const key = kind === 'sealed' ? document?.sealed_file : document?.file;
+  if (!document || !key) return null;
+  return {
+    key,
+    filename: kind === 'sealed' ? signedFilename(document) : pdfFilename(document.original_file),
+  };
+}
 
 /**
  * Serves a document's file through a signed, expiring download URL (the URL is the credential),
@@ -23,9 +39,13 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
         operationId: 'downloadFile',
         summary: 'Download a file by its signed download URL',
         tags: ['documents'],
-        description: 'The target of a downloadUrl: signed, expires after DOWNLOAD_URL_TTL_SECONDS.',
+        description:
+          "The target of a downloadUrl (a document's, or a template's: kind template, the template's id): signed, expires after DOWNLOAD_URL_TTL_SECONDS.",
         security: [],
-        params: z.object({ documentId: z.uuid(), kind: z.enum(['original', 'sealed']) }),
+        params: z.object({
+          documentId: z.uuid(),
+          kind: z.enum(['original', 'sealed', 'template']),
+        }),
         querystring: z.object({
           expires: z.coerce.number().int().positive(),
           signature: z.string().min(1).max(200),
@@ -39,14 +59,12 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
     async (request, reply) => {
       const { documentId, kind } = request.params;
       verifyDownloadUrl({ secretKey: deps.config.secretKey, documentId, kind, ...request.query });
-      const document = await findDocument(deps.db.kysely, documentId);
-      const key = kind === 'sealed' ? document?.sealed_file : document?.file;
-      if (!document || !key) throw new AppError('not_found', 'This file no longer exists.');
-      const stream = await deps.storage.get(key).catch(() => {
+      const file = await downloadable(deps, documentId, kind);
+      if (!file) throw new AppError('not_found', 'This file no longer exists.');
+      const stream = await deps.storage.get(file.key).catch(() => {
         throw new AppError('not_found', 'This file no longer exists.');
       });
-      const filename =
-        kind === 'sealed' ? signedFilename(document) : pdfFilename(document.original_file);
+      const filename = file.filename;
       return reply
         .type('application/pdf')
         .header('content-disposition', contentDisposition(filename))

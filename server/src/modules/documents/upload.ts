@@ -35,6 +35,8 @@ function cleanFilename(name: string | undefined): string {
 export async function readQuickCreateParts(
   request: FastifyRequest,
   storage: Storage,
+  /** Where the file goes, by the id of what it will belong to; a document's original by default. */
+  keyOf: (id: string) => string = (id) => documentFileKey(id, 'original.pdf'),
 ): Promise<ParsedUpload> {
   const fields: Record<string, string> = {};
   const errors: FieldError[] = [];
@@ -53,7 +55,7 @@ export async function readQuickCreateParts(
           continue;
         }
         const documentId = newId();
-        const key = documentFileKey(documentId, 'original.pdf');
+        const key = keyOf(documentId);
         const keeper = createEndsKeeper();
         // Stop at the limit instead of reading (and discarding) the rest of the upload.
         part.file.on('limit', () =>

@@ -63,7 +63,8 @@ export function encodeFields(fields: FieldRow[]): string | null {
   return JSON.stringify(stored);
 }
 
-function decodeFields(json: string | null): FieldRow[] {
+/** The fields of a stored `fields` column (a document's or a template's). */
+export function decodeFields(json: string | null): FieldRow[] {
   if (json === null) return [];
   return (JSON.parse(json) as StoredField[]).map((f) => ({
     id: f.id,

@@ -158,6 +158,47 @@ export async function getFields(deps: FieldDeps, input: { documentId: string; us
 }
 
 /**
+ * The rows of a whole new set of fields (of a draft, or of a template: `participant` 'role'),
+ * checked against what it replaces: each for a participant that exists, an `id` only of a
+ * field it had, once, each on a page the file has. 422 naming every problem; the rows
+ * otherwise, a field that keeps its id keeping the text tag it came from.
+ */
+export function replacementFields(input: {
+  fields: Array<Omit<FieldDraft, 'signeeId' | 'tagBox'> & { ownerId: string }>;
+  owners: Set<string>;
+  participant: 'signee' | 'role';
+  existing: Map<string, repo.FieldRow>;
+  pages: PageSize[];
+}): repo.FieldRow[] {
+  const { existing, participant } = input;
+  const owner = participant === 'role' ? 'template' : 'document';
+  const errors: FieldError[] = [];
+  const kept = new Set<string>();
+  input.fields.forEach((field, i) => {
+    if (!input.owners.has(field.ownerId)) {
+      errors.push({
+        path: fieldPath(i, `${participant}Id`),
+        message: `is not a ${participant} of this ${owner}`,
+      });
+    }
+    if (field.id === undefined) return;
+    if (!existing.has(field.id)) {
+      errors.push({ path: fieldPath(i, 'id'), message: `is not a field of this ${owner}` });
+    } else if (kept.has(field.id)) {
+      errors.push({ path: fieldPath(i, 'id'), message: 'names a field already given' });
+    }
+    kept.add(field.id);
+  });
+  errors.push(...placementErrors(input.fields, input.pages));
+  if (errors.length > 0) throw validationError(errors);
+  const drafts = input.fields.map((field) => {
+    const before = field.id === undefined ? undefined : existing.get(field.id);
+    return before?.tag_box ? { ...field, tagBox: before.tag_box } : field;
+  });
+  return fieldRows(drafts, (f) => f.ownerId);
+}
+
+/**
  * Replaces a draft's fields with `fields` (422 pointing at a bad one, 409 once sent). Every
  * check runs before anything is written: a refused request changes nothing.
  */
@@ -182,34 +223,15 @@ export async function putFields(
     const current = await documentsRepo.lockDocument(trx, deps.db.engine, document.id);
     if (!current) throw new AppError('not_found', 'No such document.');
     requireDraft(current.status);
-    const signeeIds = new Set((await documentsRepo.listSignees(trx, document.id)).map((s) => s.id));
     const existing = new Map((await repo.listFields(trx, document.id)).map((f) => [f.id, f]));
-    const errors: FieldError[] = [];
-    const kept = new Set<string>();
-    input.fields.forEach((field, i) => {
-      if (!signeeIds.has(field.signeeId)) {
-        errors.push({
-          path: fieldPath(i, 'signeeId'),
-          message: 'is not a signee of this document',
-        });
-      }
-      if (field.id === undefined) return;
-      if (!existing.has(field.id)) {
-        errors.push({ path: fieldPath(i, 'id'), message: 'is not a field of this document' });
-      } else if (kept.has(field.id)) {
-        errors.push({ path: fieldPath(i, 'id'), message: 'names a field already given' });
-      }
-      kept.add(field.id);
+    const rows = replacementFields({
+      fields: input.fields.map((f) => ({ ...f, ownerId: f.signeeId })),
+      owners: new Set((await documentsRepo.listSignees(trx, document.id)).map((s) => s.id)),
+      participant: 'signee',
+      existing,
+      pages,
     });
-    errors.push(...placementErrors(input.fields, pages));
-    if (errors.length > 0) throw validationError(errors);
     const now = nowIso();
-    // A field that keeps its id keeps the text tag it came from: its value still covers it.
-    const drafts = input.fields.map((field) => {
-      const before = field.id === undefined ? undefined : existing.get(field.id);
-      return before?.tag_box ? { ...field, tagBox: before.tag_box } : field;
-    });
-    const rows = fieldRows(drafts, (f) => f.signeeId);
     // The same fields in the same order (a client saving again what it read) change nothing:
     // no write, and no entry in the audit trail saying they changed.
     if (repo.encodeFields(rows) === repo.encodeFields([...existing.values()])) return rows;

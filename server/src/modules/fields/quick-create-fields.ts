@@ -14,7 +14,11 @@ export type PlacedField = Omit<FieldDraft, 'signeeId'> & { signee: number };
 export type PlacedFields = { fields: PlacedField[]; textTags: boolean; errors: FieldError[] };
 
 /** Reads the `fields` and `textTags` parts of a quick-create body whose signees are valid. */
-export function placedFields(raw: Record<string, string>, signeeCount: number): PlacedFields {
+export function placedFields(
+  raw: Record<string, string>,
+  signeeCount: number,
+  participant: 'signee' | 'role' = 'signee',
+): PlacedFields {
   const errors: FieldError[] = [];
   const textTags = raw.textTags;
   if (textTags !== undefined && textTags !== 'true' && textTags !== 'false') {
@@ -23,7 +27,7 @@ export function placedFields(raw: Record<string, string>, signeeCount: number): 
   const parsed =
     raw.fields === undefined
       ? { fields: [], errors: [] }
-      : parseFieldsPart(raw.fields, signeeCount);
+      : parseFieldsPart(raw.fields, signeeCount, participant);
   return {
     fields: parsed.fields,
     textTags: textTags === 'true',
@@ -43,9 +47,13 @@ export async function prepareFields(
     signeeCount: number;
     /** The file's bytes when the upload kept them; else they are read from storage. */
     kept?: () => Buffer | null;
+    /** `role`: a template's fields, whose tags name roles. */
+    participant?: 'signee' | 'role';
+    /** Read the pages' sizes even with no field to place (a template always needs them). */
+    pages?: 'always';
   },
 ): Promise<{ fields?: PlacedField[]; pageSizes?: PageSize[] }> {
-  if (placed.fields.length === 0 && !placed.textTags) return {};
+  if (placed.fields.length === 0 && !placed.textTags && options.pages !== 'always') return {};
   const read = async () => options.kept?.() ?? (await readAll(storage, upload.key));
   if (!placed.textTags) {
     const pageSizes =
@@ -55,7 +63,10 @@ export async function prepareFields(
     return { fields: placed.fields, pageSizes };
   }
   // Text tags: one pass of pdf.js gives the tags and the pages' sizes.
-  const scan = await scanTextTagsOffThread(await read(), { signeeCount: options.signeeCount });
+  const scan = await scanTextTagsOffThread(await read(), {
+    signeeCount: options.signeeCount,
+    participant: options.participant,
+  });
   const errors = [
     ...placementErrors(placed.fields, scan.pages),
     ...scan.problems.map((p) => ({

@@ -1,4 +1,5 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { containsPattern } from '../documents/search-text.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
 import type { TemplatesTable } from '../../db/schema.js';
 import type { Cursor } from '../../lib/cursor.js';
@@ -54,29 +55,20 @@ export async function deleteTemplate(db: DbOrTrx, templateId: string): Promise<b
   return Number(result.numDeletedRows) > 0;
 }
 
-/** A page of a tenant's templates, newest first, whose name holds `pattern` (a LIKE pattern). */
+/** A page of a tenant's templates, newest first, whose folded name holds `term`. */
 export async function listTemplates(
   db: DbOrTrx,
-  input: { tenantId: string; pattern?: string; limit: number; after?: Cursor },
+  input: { tenantId: string; term?: string; limit: number; after?: Cursor },
 ) {
-  let query = db
-    .selectFrom('templates')
-    .selectAll()
-    .where('tenant_id', '=', input.tenantId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(input.limit);
-  if (input.pattern) query = query.where('search_text', 'like', input.pattern);
-  const after = input.after;
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-      ]),
-    );
+  let query = db.selectFrom('templates').selectAll().where('tenant_id', '=', input.tenantId);
+  if (input.term) {
+    query = query.where(sql<boolean>`search_text like ${containsPattern(input.term)} escape '\\'`);
   }
-  return query.execute();
+  if (input.after) {
+    const { createdAt, id } = input.after;
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(input.limit).execute();
 }
 
 /**
