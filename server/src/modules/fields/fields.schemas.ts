@@ -154,7 +154,7 @@ function checkBody(field: FieldBody, issues: z.core.$ZodRawIssue[]) {
   if (problem) issues.push(bodyIssue(field, 'value', problem));
 }
 
-function valueProblem(field: FieldBody): string | null {
+export function valueProblem(field: FieldBody): string | null {
   if (!PREFILLABLE.has(field.type)) {
     return `a ${field.type} field is filled when signing and takes no value`;
   }

@@ -1,0 +1,100 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import { validationError } from '../../lib/errors.js';
+
+/** At most this many data rows in one bulk send (decisions §11). */
+export const MAX_BULK_ROWS = 10_000;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The header and data rows of an uploaded CSV; 422 (AppError via validationError) when it cannot be read. */
+export function parseBulkCsv(data: Buffer): { header: string[]; rows: string[][] } {
+  let text: string;
+  try {
+    // The decoder drops a BOM. A legacy Excel export (Windows-1252) is told apart here rather
+    // than read as mojibake names and e-mails.
+    text = utf8.decode(data);
+  } catch {
+    throw unreadable('the file is not UTF-8 text (save it as "CSV UTF-8")');
+  }
+  // One line ending, whatever mix the file has (the parser takes the first it meets for all),
+  // also inside quoted cells: values and line numbers stay the same on every system.
+  text = text.replace(/\r\n?/g, '\n');
+  let lastLine = 0;
+  let records: string[][];
+  try {
+    records = parse(text, {
+      bom: true,
+      delimiter: delimiterOf(text),
+      record_delimiter: '\n',
+      // Rows of another length are kept for the row checker to report, not fatal here.
+      relax_column_count: true,
+      // `5" screen` unquoted is read as written; a broken quoted cell still fails.
+      relax_quotes: true,
+      // Spaces around a quoted cell (`a, "b" ,c`) are not part of it.
+      trim: true,
+      skip_empty_lines: true,
+      // Lines of empty cells only (`;;;`), as spreadsheets leave below the data, are blank too.
+      skip_records_with_empty_values: true,
+      // Stops reading past the limit: one row too many is enough to refuse the file.
+      to: MAX_BULK_ROWS + 2,
+      on_record: (record: string[], context: { lines: number }) => {
+        lastLine = context.lines;
+        // `trim` keeps the spaces inside quotes; a cell is trimmed whole.
+        return record.map((cell) => cell.trim());
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    throw unreadable(csvProblem(error, text, lastLine));
+  }
+  const [header, ...rows] = records;
+  if (!header) throw unreadable('the file is empty: it needs a header line and rows');
+  if (rows.length > MAX_BULK_ROWS) {
+    throw unreadable(`at most ${MAX_BULK_ROWS.toLocaleString('en')} rows`);
+  }
+  return { header, rows };
+}
+
+function unreadable(message: string) {
+  return validationError([{ path: 'csv', message }], 'The CSV file cannot be read.');
+}
+
+/**
+ * `;` when the header line has more semicolons than commas outside quotes (Excel in German or
+ * French writes `;`), else `,`.
+ */
+function delimiterOf(text: string): string {
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '\n') break;
+    else if (c === ',') commas++;
+    else if (c === ';') semicolons++;
+  }
+  return semicolons > commas ? ';' : ',';
+}
+
+/** The parser's error in the sender's words, with the line it concerns. */
+function csvProblem(error: CsvError, text: string, lastLine: number): string {
+  if (error.code === 'CSV_QUOTE_NOT_CLOSED') {
+    // The parser reports the end of the file; the quote opened in the first record after the
+    // last one read, on the first line that is not blank.
+    return `line ${firstNonBlankLineAfter(text, lastLine)}: a quoted cell is never closed`;
+  }
+  const line = typeof error.lines === 'number' ? error.lines : lastLine + 1;
+  if (error.code === 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE') {
+    return `line ${line}: text after the closing quote of a cell`;
+  }
+  return `line ${line}: not valid CSV (${error.message})`;
+}
+
+function firstNonBlankLineAfter(text: string, line: number): number {
+  const lines = text.split('\n');
+  let next = line;
+  while (next < lines.length - 1 && lines[next].trim() === '') next++;
+  return next + 1;
+}
