@@ -45,10 +45,10 @@ export async function createTemplate(
     body: form,
   });
   const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return {
     status: res.status,
     headers: res.headers,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     body: (text ? JSON.parse(text) : null) as any,
   };
 }
