@@ -1266,6 +1266,11 @@ export interface components {
          *       "sealMode": null,
          *       "sealLevel": null,
          *       "sealFailure": null,
+         *       "templateId": null,
+         *       "externalId": "crm-4711",
+         *       "metadata": {
+         *         "dealId": "4711"
+         *       },
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1327,6 +1332,7 @@ export interface components {
          *       "openedAt": null,
          *       "declinedAt": null,
          *       "declineReason": null,
+         *       "language": null,
          *       "createdAt": "2026-11-26T00:52:58.604Z",
          *       "updatedAt": "2026-11-26T00:52:58.644Z"
          *     }
@@ -1697,12 +1703,45 @@ export interface components {
             parentId: string | null;
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+         *       "name": "Counterparty",
+         *       "signingOrder": null
+         *     }
+         */
         TemplateRole: {
             /** Format: uuid */
             id: string;
             name: string;
             signingOrder: number | null;
         };
+        /**
+         * @example {
+         *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+         *       "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+         *       "name": "Mutual NDA",
+         *       "roles": [
+         *         {
+         *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+         *           "name": "Counterparty",
+         *           "signingOrder": null
+         *         }
+         *       ],
+         *       "signingMessage": "Please sign our NDA before the call.",
+         *       "emailLanguage": "en",
+         *       "signingOrderEnabled": null,
+         *       "directLink": {
+         *         "enabled": true,
+         *         "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+         *       },
+         *       "createdAt": "2026-11-27T09:12:01.118Z",
+         *       "updatedAt": "2026-11-27T09:14:40.530Z",
+         *       "originalFile": "nda.pdf",
+         *       "pageCount": 2,
+         *       "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+         *     }
+         */
         Template: {
             /** Format: uuid */
             id: string;
@@ -1732,6 +1771,22 @@ export interface components {
              */
             downloadUrl: string;
         };
+        /**
+         * @example {
+         *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+         *       "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+         *       "type": "text",
+         *       "page": 1,
+         *       "x": 72,
+         *       "y": 200,
+         *       "width": 180,
+         *       "height": 20,
+         *       "required": false,
+         *       "label": "Company",
+         *       "options": null,
+         *       "value": null
+         *     }
+         */
         TemplateField: {
             /** Format: uuid */
             id: string;
@@ -4256,6 +4311,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4273,6 +4333,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4404,6 +4465,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4421,6 +4487,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4602,6 +4669,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4619,6 +4691,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4748,6 +4821,11 @@ export interface operations {
                      *           "sealMode": null,
                      *           "sealLevel": null,
                      *           "sealFailure": null,
+                     *           "templateId": null,
+                     *           "externalId": "crm-4711",
+                     *           "metadata": {
+                     *             "dealId": "4711"
+                     *           },
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -4840,6 +4918,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4857,6 +4940,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4986,6 +5070,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5003,6 +5092,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5143,6 +5233,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5160,6 +5255,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5261,6 +5357,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5278,6 +5379,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5703,28 +5805,28 @@ export interface operations {
                      * @example {
                      *       "templates": [
                      *         {
-                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "tenantId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "name": "text",
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *           "name": "Mutual NDA",
                      *           "roles": [
                      *             {
-                     *               "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *               "name": "text",
-                     *               "signingOrder": 1
+                     *               "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *               "name": "Counterparty",
+                     *               "signingOrder": null
                      *             }
                      *           ],
-                     *           "signingMessage": "text",
+                     *           "signingMessage": "Please sign our NDA before the call.",
                      *           "emailLanguage": "en",
-                     *           "signingOrderEnabled": true,
+                     *           "signingOrderEnabled": null,
                      *           "directLink": {
                      *             "enabled": true,
-                     *             "url": "https://signet.example.com/"
+                     *             "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
                      *           },
-                     *           "createdAt": "text",
-                     *           "updatedAt": "text",
-                     *           "originalFile": "text",
-                     *           "pageCount": 1,
-                     *           "downloadUrl": "https://signet.example.com/"
+                     *           "createdAt": "2026-11-27T09:12:01.118Z",
+                     *           "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *           "originalFile": "nda.pdf",
+                     *           "pageCount": 2,
+                     *           "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
                      *         }
                      *       ],
                      *       "nextCursor": "text"
@@ -5804,45 +5906,43 @@ export interface operations {
                     /**
                      * @example {
                      *       "template": {
-                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "tenantId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "name": "text",
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
                      *         "roles": [
                      *           {
-                     *             "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *             "name": "text",
-                     *             "signingOrder": 1
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
                      *           }
                      *         ],
-                     *         "signingMessage": "text",
+                     *         "signingMessage": "Please sign our NDA before the call.",
                      *         "emailLanguage": "en",
-                     *         "signingOrderEnabled": true,
+                     *         "signingOrderEnabled": null,
                      *         "directLink": {
                      *           "enabled": true,
-                     *           "url": "https://signet.example.com/"
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
                      *         },
-                     *         "createdAt": "text",
-                     *         "updatedAt": "text",
-                     *         "originalFile": "text",
-                     *         "pageCount": 1,
-                     *         "downloadUrl": "https://signet.example.com/"
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
                      *       },
                      *       "fields": [
                      *         {
-                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "roleId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "type": "signature",
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
                      *           "page": 1,
-                     *           "x": 1,
-                     *           "y": 1,
-                     *           "width": 1,
-                     *           "height": 1,
-                     *           "required": true,
-                     *           "label": "text",
-                     *           "options": [
-                     *             "text"
-                     *           ],
-                     *           "value": "text"
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
                      *         }
                      *       ]
                      *     }
@@ -5948,45 +6048,43 @@ export interface operations {
                     /**
                      * @example {
                      *       "template": {
-                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "tenantId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "name": "text",
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
                      *         "roles": [
                      *           {
-                     *             "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *             "name": "text",
-                     *             "signingOrder": 1
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
                      *           }
                      *         ],
-                     *         "signingMessage": "text",
+                     *         "signingMessage": "Please sign our NDA before the call.",
                      *         "emailLanguage": "en",
-                     *         "signingOrderEnabled": true,
+                     *         "signingOrderEnabled": null,
                      *         "directLink": {
                      *           "enabled": true,
-                     *           "url": "https://signet.example.com/"
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
                      *         },
-                     *         "createdAt": "text",
-                     *         "updatedAt": "text",
-                     *         "originalFile": "text",
-                     *         "pageCount": 1,
-                     *         "downloadUrl": "https://signet.example.com/"
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
                      *       },
                      *       "fields": [
                      *         {
-                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "roleId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "type": "signature",
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
                      *           "page": 1,
-                     *           "x": 1,
-                     *           "y": 1,
-                     *           "width": 1,
-                     *           "height": 1,
-                     *           "required": true,
-                     *           "label": "text",
-                     *           "options": [
-                     *             "text"
-                     *           ],
-                     *           "value": "text"
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
                      *         }
                      *       ]
                      *     }
@@ -6064,45 +6162,43 @@ export interface operations {
                     /**
                      * @example {
                      *       "template": {
-                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "tenantId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "name": "text",
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
                      *         "roles": [
                      *           {
-                     *             "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *             "name": "text",
-                     *             "signingOrder": 1
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
                      *           }
                      *         ],
-                     *         "signingMessage": "text",
+                     *         "signingMessage": "Please sign our NDA before the call.",
                      *         "emailLanguage": "en",
-                     *         "signingOrderEnabled": true,
+                     *         "signingOrderEnabled": null,
                      *         "directLink": {
                      *           "enabled": true,
-                     *           "url": "https://signet.example.com/"
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
                      *         },
-                     *         "createdAt": "text",
-                     *         "updatedAt": "text",
-                     *         "originalFile": "text",
-                     *         "pageCount": 1,
-                     *         "downloadUrl": "https://signet.example.com/"
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
                      *       },
                      *       "fields": [
                      *         {
-                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "roleId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "type": "signature",
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
                      *           "page": 1,
-                     *           "x": 1,
-                     *           "y": 1,
-                     *           "width": 1,
-                     *           "height": 1,
-                     *           "required": true,
-                     *           "label": "text",
-                     *           "options": [
-                     *             "text"
-                     *           ],
-                     *           "value": "text"
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
                      *         }
                      *       ]
                      *     }
@@ -6229,45 +6325,43 @@ export interface operations {
                     /**
                      * @example {
                      *       "template": {
-                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "tenantId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *         "name": "text",
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
                      *         "roles": [
                      *           {
-                     *             "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *             "name": "text",
-                     *             "signingOrder": 1
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
                      *           }
                      *         ],
-                     *         "signingMessage": "text",
+                     *         "signingMessage": "Please sign our NDA before the call.",
                      *         "emailLanguage": "en",
-                     *         "signingOrderEnabled": true,
+                     *         "signingOrderEnabled": null,
                      *         "directLink": {
                      *           "enabled": true,
-                     *           "url": "https://signet.example.com/"
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
                      *         },
-                     *         "createdAt": "text",
-                     *         "updatedAt": "text",
-                     *         "originalFile": "text",
-                     *         "pageCount": 1,
-                     *         "downloadUrl": "https://signet.example.com/"
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
                      *       },
                      *       "fields": [
                      *         {
-                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "roleId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "type": "signature",
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
                      *           "page": 1,
-                     *           "x": 1,
-                     *           "y": 1,
-                     *           "width": 1,
-                     *           "height": 1,
-                     *           "required": true,
-                     *           "label": "text",
-                     *           "options": [
-                     *             "text"
-                     *           ],
-                     *           "value": "text"
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
                      *         }
                      *       ]
                      *     }
@@ -6381,20 +6475,18 @@ export interface operations {
                      * @example {
                      *       "fields": [
                      *         {
-                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "roleId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                     *           "type": "signature",
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
                      *           "page": 1,
-                     *           "x": 1,
-                     *           "y": 1,
-                     *           "width": 1,
-                     *           "height": 1,
-                     *           "required": true,
-                     *           "label": "text",
-                     *           "options": [
-                     *             "text"
-                     *           ],
-                     *           "value": "text"
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
                      *         }
                      *       ]
                      *     }
@@ -6516,6 +6608,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6533,6 +6630,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -7497,6 +7595,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -7514,6 +7617,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -7549,6 +7653,7 @@ export interface operations {
                      *         "openedAt": null,
                      *         "declinedAt": null,
                      *         "declineReason": null,
+                     *         "language": null,
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }
@@ -7736,6 +7841,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -7753,6 +7863,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -7788,6 +7899,7 @@ export interface operations {
                      *         "openedAt": null,
                      *         "declinedAt": null,
                      *         "declineReason": null,
+                     *         "language": null,
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }

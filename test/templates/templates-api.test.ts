@@ -410,7 +410,9 @@ describe.each(ENGINES)('templates on %s', (engine) => {
     expect((await download(still.body.document.downloadUrl)).status).toBe(200);
     expect(storedFiles(ctx.config.dataDir, 'templates').some((f) => f.key.includes(id))).toBe(true);
     expect((await call('DELETE', `/api/documents/${two.id}`)).status).toBe(204);
-    expect(storedFiles(ctx.config.dataDir, 'templates').some((f) => f.key.includes(id))).toBe(false);
+    expect(storedFiles(ctx.config.dataDir, 'templates').some((f) => f.key.includes(id))).toBe(
+      false,
+    );
   });
 
   it('lets only owners and admins publish a direct link, for a one-role template', async () => {
