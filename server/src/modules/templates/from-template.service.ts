@@ -51,6 +51,8 @@ export async function createFromTemplateInTrx(
     metadata?: Record<string, string> | null;
     actor: string;
     origin?: RequestOrigin;
+    /** More details for the `created` audit entry. */
+    details?: Record<string, unknown>;
   },
 ) {
   const { template } = input;
@@ -96,7 +98,7 @@ export async function createFromTemplateInTrx(
     fields,
     actor: input.actor,
     origin: input.origin,
-    details: { templateId: template.id, via: input.source },
+    details: { templateId: template.id, via: input.source, ...input.details },
   });
 }
 
