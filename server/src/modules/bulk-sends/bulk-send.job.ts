@@ -256,7 +256,11 @@ async function complete(trx: DbOrTrx, run: Run, now: string): Promise<boolean> {
     },
     { status: 'not completed' },
   );
-  if (done === 0) throw new TakenOver();
+  // Completed by another run (a second chain of jobs): only this run's job is left to end.
+  if (done === 0) {
+    if (!(await repo.deleteOwnJob(trx, run.job))) throw new TakenOver();
+    return true;
+  }
   const refund = bulk.credits_reserved - counts.created * run.roles;
   if (refund > 0) {
     await changeCredits(trx, {
