@@ -68,6 +68,19 @@ async function readCsvPart(request: FastifyRequest): Promise<Buffer> {
   return csv;
 }
 
+const JSON_EXAMPLE = {
+  rows: [
+    {
+      signees: [
+        { role: 'Client', email: 'ada@example.com', name: 'Ada Lovelace', language: 'en' },
+        { role: 'Landlord', email: 'bob@example.com', name: 'Bob Jones' },
+      ],
+      prefill: { 'Start date': '2027-01-01' },
+      externalId: 'crm-1042',
+    },
+  ],
+};
+
 const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(25),
   cursor: z.string().max(200).optional(),
@@ -92,7 +105,7 @@ export function registerBulkSendRoutes(app: App, deps: AppDeps) {
           'Either multipart/form-data with one part "csv" (UTF-8, at most 10 MiB and 10,000 rows; header <role>.email, <role>.name for every role, optional <role>.language, externalId and field labels to prefill; "," or ";" as delimiter), or JSON {rows: [{signees: [{role, email, name, language?}], prefill?, externalId?}]}. The whole file is checked first: a bad header, no valid row, or fewer credits than one per role of every valid row creates nothing (422, 402). Bad rows are kept as failed (GET /api/bulk-sends/{id}/rows?status=failed) and not charged; the others are created and sent in order, in the background, within the daily e-mail quota.',
         params: templateParams,
         // A multipart body reaches validation as null.
-        body: bulkSendJsonBody.nullish(),
+        body: bulkSendJsonBody.meta({ examples: [JSON_EXAMPLE] }).nullish(),
         response: {
           202: bulkSendResponse,
           ...errorResponses(401, 402, 403, 404, 413, 415, 422, 429),
