@@ -7,7 +7,7 @@ import { newId, nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import { decodeFields } from '../fields/fields.repo.js';
 import type { TemplateSource } from '../templates/from-template.service.js';
-import { rolesOf, type TemplateRow } from '../templates/templates.repo.js';
+import { findTemplate, rolesOf, type TemplateRow } from '../templates/templates.repo.js';
 import { readableTemplate } from '../templates/templates.service.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
@@ -184,6 +184,10 @@ export async function createBulkSend(
     updated_at: now,
   }));
   await deps.db.kysely.transaction().execute(async (trx) => {
+    // Held until the commit (PostgreSQL): a delete of the template waits, then sees this bulk
+    // send and keeps the file its documents will share; a delete that came first is a 404.
+    const current = await findTemplate(trx, template.id, { engine: deps.db.engine, mode: 'share' });
+    if (!current) throw new AppError('not_found', 'No such template.');
     await repo.insertBulkSend(trx, bulk);
     await repo.insertBulkRows(trx, rows, () => nextTurn());
     await enqueueJob(trx, {
