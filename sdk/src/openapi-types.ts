@@ -884,6 +884,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/templates/{templateId}/bulk-sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A template's bulk sends, newest first */
+        get: operations["listBulkSends"];
+        put?: never;
+        /**
+         * Send a template to every row of a CSV file or a JSON list
+         * @description Either multipart/form-data with one part "csv" (UTF-8, at most 10 MiB and 10,000 rows; header <role>.email, <role>.name for every role, optional <role>.language, externalId and field labels to prefill; "," or ";" as delimiter), or JSON {rows: [{signees: [{role, email, name, language?}], prefill?, externalId?}]}. The whole file is checked first: a bad header, no valid row, or fewer credits than one per role of every valid row creates nothing (422, 402). Bad rows are kept as failed (GET /api/bulk-sends/{id}/rows?status=failed) and not charged; the others are created and sent in order, in the background, within the daily e-mail quota.
+         */
+        post: operations["createBulkSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-sends/{bulkSendId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk send's progress */
+        get: operations["getBulkSend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-sends/{bulkSendId}/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk send's rows in row order: why each failed, which document each became */
+        get: operations["listBulkSendRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/direct-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open a template's direct link: what its page shows */
+        get: operations["getDirectLinkView"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/direct-links/{token}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a direct link: become its signee and get your signing link
+         * @description Creates a document from the link's template with the visitor as its one signee (source direct_link), sends it for one of the tenant's credits without an invitation e-mail, and answers the visitor's signing URL. The e-mail address is self-declared; the signed copy is e-mailed there. Limits: per link 100 uses an hour and 1,000 a day, per e-mail address 3 an hour and 10 a day, per client address (429 rate_limited with Retry-After).
+         */
+        post: operations["useDirectLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{documentId}/{kind}": {
         parameters: {
             query?: never;
@@ -1803,6 +1895,54 @@ export interface components {
             label: string | null;
             options: string[] | null;
             value: string | boolean | null;
+        };
+        /**
+         * @example {
+         *       "id": "01a21561-0a1b-7c2d-8e3f-405162738495",
+         *       "templateId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+         *       "status": "running",
+         *       "total": 2500,
+         *       "created": 1200,
+         *       "failed": 3,
+         *       "createdAt": "2026-11-27T09:20:00.000Z",
+         *       "finishedAt": null,
+         *       "waitingUntil": null
+         *     }
+         */
+        BulkSend: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            templateId: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "completed";
+            /** @description rows in the file */
+            total: number;
+            /** @description rows whose document was created and sent */
+            created: number;
+            /** @description rows refused (see the rows route for why) */
+            failed: number;
+            /** @description ISO 8601 UTC timestamp with milliseconds */
+            createdAt: string;
+            finishedAt: string | null;
+            /** @description while the tenant's daily e-mail quota is spent: when rows go out again */
+            waitingUntil: string | null;
+        };
+        /**
+         * @example {
+         *       "row": 17,
+         *       "status": "failed",
+         *       "error": "Counterparty.email: must be a valid e-mail address",
+         *       "documentId": null
+         *     }
+         */
+        BulkSendRow: {
+            /** @description 1-based data row (the CSV header is not counted) */
+            row: number;
+            /** @enum {string} */
+            status: "pending" | "created" | "failed";
+            error: string | null;
+            documentId: string | null;
         };
     };
     responses: never;
@@ -6710,6 +6850,505 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listBulkSends: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bulkSends": [
+                     *         {
+                     *           "id": "01a21561-0a1b-7c2d-8e3f-405162738495",
+                     *           "templateId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "status": "running",
+                     *           "total": 2500,
+                     *           "created": 1200,
+                     *           "failed": 3,
+                     *           "createdAt": "2026-11-27T09:20:00.000Z",
+                     *           "finishedAt": null,
+                     *           "waitingUntil": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        bulkSends: components["schemas"]["BulkSend"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rows": [
+                 *         {
+                 *           "signees": [
+                 *             {
+                 *               "role": "Client",
+                 *               "email": "ada@example.com",
+                 *               "name": "Ada Lovelace",
+                 *               "language": "en"
+                 *             },
+                 *             {
+                 *               "role": "Landlord",
+                 *               "email": "bob@example.com",
+                 *               "name": "Bob Jones"
+                 *             }
+                 *           ],
+                 *           "prefill": {
+                 *             "Start date": "2027-01-01"
+                 *           },
+                 *           "externalId": "crm-1042"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description [{signees: [{role, email, name, language?}], prefill?: {label: value}, externalId?}]: 1 to 10,000 */
+                    rows: unknown[];
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bulkSend": {
+                     *         "id": "01a21561-0a1b-7c2d-8e3f-405162738495",
+                     *         "templateId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "status": "running",
+                     *         "total": 2500,
+                     *         "created": 1200,
+                     *         "failed": 3,
+                     *         "createdAt": "2026-11-27T09:20:00.000Z",
+                     *         "finishedAt": null,
+                     *         "waitingUntil": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        bulkSend: components["schemas"]["BulkSend"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBulkSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                bulkSendId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bulkSend": {
+                     *         "id": "01a21561-0a1b-7c2d-8e3f-405162738495",
+                     *         "templateId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "status": "running",
+                     *         "total": 2500,
+                     *         "created": 1200,
+                     *         "failed": 3,
+                     *         "createdAt": "2026-11-27T09:20:00.000Z",
+                     *         "finishedAt": null,
+                     *         "waitingUntil": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        bulkSend: components["schemas"]["BulkSend"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listBulkSendRows: {
+        parameters: {
+            query?: {
+                status?: "pending" | "created" | "failed";
+                limit?: number;
+                /** @description the nextCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                bulkSendId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rows": [
+                     *         {
+                     *           "row": 17,
+                     *           "status": "failed",
+                     *           "error": "Counterparty.email: must be a valid e-mail address",
+                     *           "documentId": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        rows: components["schemas"]["BulkSendRow"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDirectLinkView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "name": "text",
+                     *         "signingMessage": "text",
+                     *         "language": "text",
+                     *         "senderName": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        template: {
+                            name: string;
+                            signingMessage: string | null;
+                            /** @description the template's e-mail language: the page speaks it */
+                            language: string;
+                            senderName: string;
+                        };
+                    };
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    useDirectLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "text",
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signingUrl": "https://signet.example.com/"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        signingUrl: string;
+                    };
+                };
+            };
+            /** @description problem+json */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,5 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import { setImmediate as yieldTurn } from 'node:timers/promises';
+import { CsvError, parse, type Options } from 'csv-parse';
 import { validationError } from '../../lib/errors.js';
 
 /** At most this many data rows in one bulk send (decisions §11). */
@@ -6,8 +7,15 @@ export const MAX_BULK_ROWS = 10_000;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The header and data rows of an uploaded CSV; 422 (AppError via validationError) when it cannot be read. */
-export function parseBulkCsv(data: Buffer): { header: string[]; rows: string[][] } {
+// Characters handed to the parser at a time: other requests get the event loop in between (a
+// 10,000-row file took 80-125 ms parsed in one call, as long as /healthz's p99 allowance).
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The header and data rows of an uploaded CSV; 422 (AppError via validationError) when it
+ * cannot be read. Parsed in chunks, yielding the event loop between them.
+ */
+export async function parseBulkCsv(data: Buffer): Promise<{ header: string[]; rows: string[][] }> {
   let text: string;
   try {
     // The decoder drops a BOM. A legacy Excel export (Windows-1252) is told apart here rather
@@ -20,9 +28,9 @@ export function parseBulkCsv(data: Buffer): { header: string[]; rows: string[][]
   // also inside quoted cells: values and line numbers stay the same on every system.
   text = text.replace(/\r\n?/g, '\n');
   let lastLine = 0;
-  let records: string[][];
+  const records: string[][] = [];
   try {
-    records = parse(text, {
+    await parseInChunks(text, records, {
       bom: true,
       delimiter: delimiterOf(text),
       record_delimiter: '\n',
@@ -42,7 +50,7 @@ export function parseBulkCsv(data: Buffer): { header: string[]; rows: string[][]
         // `trim` keeps the spaces inside quotes; a cell is trimmed whole.
         return record.map((cell) => cell.trim());
       },
-    });
+    } as Options);
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     throw unreadable(csvProblem(error, text, lastLine));
@@ -53,6 +61,22 @@ export function parseBulkCsv(data: Buffer): { header: string[]; rows: string[][]
     throw unreadable(`at most ${MAX_BULK_ROWS.toLocaleString('en')} rows`);
   }
   return { header, rows };
+}
+
+// The streaming parser fed a chunk at a time; its records pushed to `records` as they come.
+async function parseInChunks(text: string, records: string[][], options: Options) {
+  const parser = parse(options);
+  let failure: unknown = null;
+  parser.on('data', (record: string[]) => records.push(record));
+  parser.on('error', (error) => (failure ??= error));
+  const ended = new Promise<void>((resolve) => parser.once('close', resolve));
+  for (let at = 0; at < text.length && failure === null; at += CHUNK_CHARS) {
+    parser.write(text.slice(at, at + CHUNK_CHARS));
+    await yieldTurn();
+  }
+  if (failure === null) parser.end();
+  await ended;
+  if (failure !== null) throw failure;
 }
 
 function unreadable(message: string) {

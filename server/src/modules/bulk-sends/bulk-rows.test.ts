@@ -32,12 +32,13 @@ const template: BulkTemplate = {
 };
 
 const HEADER = 'Client.email,Client.name,acme.inc.EMAIL,Acme.Inc.name';
-const check = (text: string) => checkCsvRows(template, parseBulkCsv(Buffer.from(text, 'utf8')));
+const check = async (text: string) =>
+  checkCsvRows(template, await parseBulkCsv(Buffer.from(text, 'utf8')));
 
 // The 422 a call throws: its errors.
-function refusal(run: () => unknown) {
+async function refusal(run: () => unknown) {
   try {
-    run();
+    await run();
   } catch (error) {
     if (error instanceof AppError && error.status === 422) return error.errors;
     throw error;
@@ -46,8 +47,8 @@ function refusal(run: () => unknown) {
 }
 
 describe('checkCsvRows: the header', () => {
-  it('reads role columns in any case, split at the last dot, and optional columns', () => {
-    const rows = check(
+  it('reads role columns in any case, split at the last dot, and optional columns', async () => {
+    const rows = await check(
       `${HEADER},client.LANGUAGE,EXTERNALID,start DATE,agree,Plan,Contact.email\n` +
         'ann@example.com,Ann,bob@acme.io,Bob,DE,crm-1,2027-01-01,x,Pro,ops@acme.io\n',
     );
@@ -72,22 +73,22 @@ describe('checkCsvRows: the header', () => {
     ]);
   });
 
-  it('refuses an unknown role', () => {
-    expect(refusal(() => check(`${HEADER},Tenant.email\nx`))).toEqual([
+  it('refuses an unknown role', async () => {
+    expect(await refusal(() => check(`${HEADER},Tenant.email\nx`))).toEqual([
       { path: 'csv.header.Tenant.email', message: 'unknown role Tenant' },
     ]);
   });
 
-  it('refuses a role without its e-mail or name column', () => {
-    expect(refusal(() => check('Client.email,Acme.Inc.email,Acme.Inc.language\nx'))).toEqual([
+  it('refuses a role without its e-mail or name column', async () => {
+    expect(await refusal(() => check('Client.email,Acme.Inc.email,Acme.Inc.language\nx'))).toEqual([
       { path: 'csv.header.Client.name', message: 'role Client needs a column Client.name' },
       { path: 'csv.header.Acme.Inc.name', message: 'role Acme.Inc needs a column Acme.Inc.name' },
     ]);
   });
 
-  it('refuses a duplicate column, whatever its case', () => {
+  it('refuses a duplicate column, whatever its case', async () => {
     expect(
-      refusal(() => check(`${HEADER},CLIENT.email,Plan,plan ,externalId,ExternalID\nx`)),
+      await refusal(() => check(`${HEADER},CLIENT.email,Plan,plan ,externalId,ExternalID\nx`)),
     ).toEqual([
       { path: 'csv.header.CLIENT.email', message: 'duplicates column 1 (Client.email)' },
       { path: 'csv.header.plan', message: 'duplicates column 6 (Plan)' },
@@ -95,8 +96,8 @@ describe('checkCsvRows: the header', () => {
     ]);
   });
 
-  it('refuses a column that is neither a role column, externalId nor a label', () => {
-    expect(refusal(() => check(`${HEADER},Notes,Client.phone\nx`))).toEqual([
+  it('refuses a column that is neither a role column, externalId nor a label', async () => {
+    expect(await refusal(() => check(`${HEADER},Notes,Client.phone\nx`))).toEqual([
       {
         path: 'csv.header.Notes',
         message:
@@ -110,14 +111,14 @@ describe('checkCsvRows: the header', () => {
     ]);
   });
 
-  it('refuses a column without a name', () => {
-    expect(refusal(() => check(`${HEADER},,Plan\nx`))).toEqual([
+  it('refuses a column without a name', async () => {
+    expect(await refusal(() => check(`${HEADER},,Plan\nx`))).toEqual([
       { path: 'csv.header', message: 'column 5 has no name' },
     ]);
   });
 
-  it('tells every header problem at once', () => {
-    expect(refusal(() => check('Tenant.email,Notes\nx'))?.map((e) => e.path)).toEqual([
+  it('tells every header problem at once', async () => {
+    expect((await refusal(() => check('Tenant.email,Notes\nx')))?.map((e) => e.path)).toEqual([
       'csv.header.Tenant.email',
       'csv.header.Notes',
       'csv.header.Client.email',
@@ -127,14 +128,14 @@ describe('checkCsvRows: the header', () => {
     ]);
   });
 
-  it('refuses a file with a header and no rows', () => {
-    expect(refusal(() => check(`${HEADER}\n\n`))).toEqual([
+  it('refuses a file with a header and no rows', async () => {
+    expect(await refusal(() => check(`${HEADER}\n\n`))).toEqual([
       { path: 'csv', message: 'the file has no rows' },
     ]);
   });
 
-  it('reads a `;` file with a BOM and CRLF, as Excel in de/fr saves it', () => {
-    const rows = check(
+  it('reads a `;` file with a BOM and CRLF, as Excel in de/fr saves it', async () => {
+    const rows = await check(
       '\ufeffClient.email;Client.name;Acme.Inc.email;Acme.Inc.name;Start date\r\n' +
         'ann@example.com;"Lovelace; Ada";bob@acme.io;"Bob ""The Builder""";1,5\r\n',
     );
@@ -150,13 +151,15 @@ describe('checkCsvRows: the rows', () => {
   const rows = (...lines: string[]) =>
     check([`${HEADER},Agree,Plan,externalId`, ...lines].join('\n'));
 
-  it('reports a bad row by its 1-based number and column, and keeps the others', () => {
+  it('reports a bad row by its 1-based number and column, and keeps the others', async () => {
     expect(
-      rows(
-        'ann@example.com,Ann,bob@acme.io,Bob,,,',
-        'not-mail,Ann,bob@acme.io,,maybe,Gold,',
-        'ann@example.com,Ann,ANN@example.com,Ann,yes,,',
-        `ann@example.com,Ann,bob@acme.io,Bob,no,Basic,${'e'.repeat(256)}`,
+      (
+        await rows(
+          'ann@example.com,Ann,bob@acme.io,Bob,,,',
+          'not-mail,Ann,bob@acme.io,,maybe,Gold,',
+          'ann@example.com,Ann,ANN@example.com,Ann,yes,,',
+          `ann@example.com,Ann,bob@acme.io,Bob,no,Basic,${'e'.repeat(256)}`,
+        )
       ).map((r) => [r.row, r.error]),
     ).toEqual([
       [1, null],
@@ -171,8 +174,8 @@ describe('checkCsvRows: the rows', () => {
     ]);
   });
 
-  it('gives a valid row its input: empty cells prefill nothing, checkbox words are booleans', () => {
-    const [first, second] = rows(
+  it('gives a valid row its input: empty cells prefill nothing, checkbox words are booleans', async () => {
+    const [first, second] = await rows(
       'ann@example.com,Ann,bob@acme.io,Bob,,,',
       'ann@example.com,Ann,bob@acme.io,Bob,NO,Basic, ext-2 ',
     );
@@ -183,13 +186,15 @@ describe('checkCsvRows: the rows', () => {
     });
   });
 
-  it('reports a row with another number of cells, and a cell too long or holding NUL', () => {
+  it('reports a row with another number of cells, and a cell too long or holding NUL', async () => {
     expect(
-      rows(
-        'ann@example.com,Ann,bob@acme.io,Bob,,',
-        'ann@example.com,Ann,bob@acme.io,Bob,,,,',
-        `ann@example.com,${'A'.repeat(1001)},bob@acme.io,Bob,,,`,
-        'ann@example.com,Ann\u0000,bob@acme.io,Bob,,,',
+      (
+        await rows(
+          'ann@example.com,Ann,bob@acme.io,Bob,,',
+          'ann@example.com,Ann,bob@acme.io,Bob,,,,',
+          `ann@example.com,${'A'.repeat(1001)},bob@acme.io,Bob,,,`,
+          'ann@example.com,Ann\u0000,bob@acme.io,Bob,,,',
+        )
       ).map((r) => r.error),
     ).toEqual([
       'has 6 cells; the header has 7 columns',
@@ -199,8 +204,8 @@ describe('checkCsvRows: the rows', () => {
     ]);
   });
 
-  it('checks the language column and a prefill column of a field filled when signing', () => {
-    const result = check(
+  it('checks the language column and a prefill column of a field filled when signing', async () => {
+    const result = await check(
       `${HEADER},Client.language,Signature\n` + 'ann@example.com,Ann,bob@acme.io,Bob,it,Ann',
     );
     expect(result[0].error).toBe(
@@ -209,19 +214,19 @@ describe('checkCsvRows: the rows', () => {
     );
   });
 
-  it('returns every row even when all are bad', () => {
-    const all = rows('x,,y,,,,', 'x,,y,,,,');
+  it('returns every row even when all are bad', async () => {
+    const all = await rows('x,,y,,,,', 'x,,y,,,,');
     expect(all.map((r) => r.input)).toEqual([null, null]);
   });
 
-  it('checks 10,000 rows quickly', () => {
+  it('checks 10,000 rows quickly', async () => {
     const lines = Array.from(
       { length: 10_000 },
       (_, i) =>
         `client${i}@example.com,Client ${i},signer${i}@acme.io,Signer ${i},yes,Pro,ext-${i}`,
     );
     const started = performance.now();
-    const checked = rows(...lines);
+    const checked = await rows(...lines);
     const elapsed = performance.now() - started;
     expect(checked).toHaveLength(10_000);
     expect(checked.every((r) => r.error === null)).toBe(true);
@@ -237,7 +242,7 @@ describe('checkJsonRows', () => {
     { role: 1, email: 'bob@acme.io', name: 'Bob', language: 'nl' },
   ];
 
-  it('checks each row by the same rules', () => {
+  it('checks each row by the same rules', async () => {
     expect(
       checkJsonRows(template, [
         { signees, prefill: { Plan: 'Pro', agree: true }, externalId: 'crm-7' },
@@ -274,7 +279,7 @@ describe('checkJsonRows', () => {
     ]);
   });
 
-  it('refuses a row that is not an object or has unknown properties', () => {
+  it('refuses a row that is not an object or has unknown properties', async () => {
     expect(
       checkJsonRows(template, [
         null,
@@ -292,16 +297,16 @@ describe('checkJsonRows', () => {
     ]);
   });
 
-  it('needs 1 to 10,000 rows', () => {
-    expect(refusal(() => checkJsonRows(template, []))).toEqual([
+  it('needs 1 to 10,000 rows', async () => {
+    expect(await refusal(() => checkJsonRows(template, []))).toEqual([
       { path: 'rows', message: 'at least one row is required' },
     ]);
-    expect(refusal(() => checkJsonRows(template, new Array(10_001).fill({ signees })))).toEqual([
-      { path: 'rows', message: 'at most 10,000 rows' },
-    ]);
+    expect(
+      await refusal(() => checkJsonRows(template, new Array(10_001).fill({ signees }))),
+    ).toEqual([{ path: 'rows', message: 'at most 10,000 rows' }]);
   });
 
-  it('checks 10,000 rows quickly', () => {
+  it('checks 10,000 rows quickly', async () => {
     const rows = Array.from({ length: 10_000 }, (_, i) => ({
       signees: [
         { role: 'Client', email: `c${i}@example.com`, name: `C ${i}` },

@@ -7,6 +7,7 @@ import {
   type TemplateRoleRef,
 } from '../templates/template-signees.js';
 import { MAX_BULK_ROWS } from './bulk-csv.js';
+import { MAX_EXTERNAL_ID } from '../templates/templates.schemas.js';
 
 /** What a bulk send checks its rows against: the template's roles and fields. */
 export type BulkTemplate = { roles: TemplateRoleRef[]; fields: FieldRow[] };
@@ -22,8 +23,6 @@ export type CheckedRow =
 
 /** The longest cell a CSV row may hold. */
 export const MAX_CELL = 1000;
-/** The longest `externalId` (decisions §12). */
-export const MAX_EXTERNAL_ID = 255;
 const ROLE_KEYS = ['email', 'name', 'language'] as const;
 type RoleKey = (typeof ROLE_KEYS)[number];
 const JSON_ROW_KEYS = new Set(['signees', 'prefill', 'externalId']);

@@ -84,7 +84,7 @@ function requireSignatureFields(template: BulkTemplate) {
 async function checkRows(template: BulkTemplate, source: BulkSource): Promise<CheckedRow[]> {
   const checked: CheckedRow[] = [];
   if ('csv' in source) {
-    const csv = parseBulkCsv(source.csv);
+    const csv = await parseBulkCsv(source.csv);
     // The header is checked before the rows, and a file of a header alone refused.
     if (csv.rows.length === 0) return checkCsvRows(template, csv);
     for (let start = 0; start < csv.rows.length; start += CHECK_CHUNK) {
