@@ -7,7 +7,6 @@ import {
   freeSpot,
   newField,
   pinErrors,
-  propertyName,
   toInput,
   TYPE_NAMES,
   withoutSignature,
@@ -17,11 +16,12 @@ import {
   type Participant,
   type PinnedError,
 } from './prepare-fields.js';
+import { BackOrLeave, ErrorList } from './prepare-bar.js';
 import { FieldLayer, type LayerActions, type PageHit } from './prepare-layer.js';
 import { Palette, PageList, type PaletteActions } from './prepare-palette.js';
 import { FieldPanel } from './prepare-panel.js';
 import { PrepareSheet, useElementWidth, usePdf } from './prepare-pdf.js';
-import { Link, navigate, setLeaveGuard } from './router.js';
+import { setLeaveGuard } from './router.js';
 import { ErrorMessage, PageTitle, StatusMessage } from './ui.js';
 
 /**
@@ -44,6 +44,7 @@ export type PrepareSubject = {
 // What differs in the editor's words between a draft and a template.
 const WORDS = {
   document: {
+    title: 'Prepare fields',
     back: '← Back to the document',
     participant: 'Signee',
     noSignature: (names: string, one: boolean) =>
@@ -52,6 +53,7 @@ const WORDS = {
     unreadable: 'The document could not be shown here.',
   },
   template: {
+    title: 'Place fields',
     back: '← Back to the template',
     participant: 'Role',
     noSignature: (names: string, one: boolean) =>
@@ -340,41 +342,20 @@ export function PrepareEditor(props: { subject: PrepareSubject; initial: DraftFi
     }
   }
 
-  const unpinned = errors.filter((e) => !e.key);
-  const pinned = errors.filter((e) => e.key);
   const scale =
     pageWidth > 0 && sizes[currentPage - 1] ? pageWidth / sizes[currentPage - 1].width : 1;
 
   return (
     <div className="prepare">
-      <PageTitle>{`Prepare fields: ${subject.name}`}</PageTitle>
+      <PageTitle>{`${words.title}: ${subject.name}`}</PageTitle>
       <div className="prepare-bar card">
         <div className="prepare-bar-row">
-          {leaving ? (
-            <span className="confirm" role="group" aria-label="Leave without saving?">
-              <span className="confirm-question">Leave without saving?</span>
-              <button
-                type="button"
-                className="button danger small"
-                autoFocus
-                onClick={() => {
-                  setLeaveGuard(null);
-                  navigate(leaving);
-                }}
-              >
-                Leave
-              </button>
-              <button
-                type="button"
-                className="button secondary small"
-                onClick={() => setLeaving(null)}
-              >
-                Stay
-              </button>
-            </span>
-          ) : (
-            <Link to={back}>{words.back}</Link>
-          )}
+          <BackOrLeave
+            back={back}
+            label={words.back}
+            leaving={leaving}
+            stay={() => setLeaving(null)}
+          />
           <span className={`save-state${dirty ? ' unsaved' : ''}`} role="status">
             {saving ? 'Saving…' : dirty ? 'Unsaved changes' : 'All changes saved'}
           </span>
@@ -395,34 +376,15 @@ export function PrepareEditor(props: { subject: PrepareSubject; initial: DraftFi
         {fields.length === 0 && <p className="field-hint">{words.noFields}</p>}
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={failure} />
-        {(pinned.length > 0 || unpinned.length > 0) && (
-          <ul className="plain-list prepare-error-list">
-            {pinned.map((e, i) => {
-              const field = fields.find((f) => f.key === e.key);
-              if (!field) return null;
-              return (
-                <li key={`p${i}`}>
-                  <button
-                    type="button"
-                    className="link-button error-text"
-                    onClick={() => {
-                      select(field.key);
-                      focusNext.current = field.key;
-                    }}
-                  >
-                    {describeField(field, participants)}: {propertyName(e.property)}
-                    {e.message}
-                  </button>
-                </li>
-              );
-            })}
-            {unpinned.map((e, i) => (
-              <li key={`u${i}`} className="error-text">
-                {e.message}
-              </li>
-            ))}
-          </ul>
-        )}
+        <ErrorList
+          errors={errors}
+          fields={fields}
+          participants={participants}
+          show={(key) => {
+            select(key);
+            focusNext.current = key;
+          }}
+        />
       </div>
       <div className="prepare-grid">
         <div className="prepare-side">
