@@ -400,6 +400,27 @@ const BENCHES: Bench[] = [
     },
   },
   {
+    name: 'from-template',
+    issue: 47,
+    file: 'from-template.bench.ts',
+    run: async (quick) => {
+      const { runFromTemplateBench } = await import('./from-template.bench.js');
+      const r = await runFromTemplateBench({
+        log,
+        ...(quick ? { rounds: 3, durationSeconds: 5, warmupSeconds: 2 } : {}),
+      });
+      return [
+        {
+          figure: `create-from-template (2 roles, no send), same 200 KB PDF, ${r.settings.connections} connections, SQLite (server CPU per request)`,
+          value: `${rate(r.fromTemplate.median)} (${range(r.fromTemplate.runs)}) = ${r.ratio.toFixed(2)}x quick-create (${cpu(r.fromTemplate.cpu)})`,
+          baseline: `quick-create, same run: ${rate(r.quickCreate.median)} (${range(r.quickCreate.runs)}; ${cpu(r.quickCreate.cpu)})`,
+          goal: '≥ 2x quick-create',
+          met: r.passed,
+        },
+      ];
+    },
+  },
+  {
     name: 'startup',
     issue: 28,
     file: 'startup.bench.ts',

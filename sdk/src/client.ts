@@ -1,6 +1,16 @@
 // A small typed client for the Signet API: fetch-based, authenticated with X-Api-Key, every
 // error surfaced as a SignetApiError carrying the problem+json fields.
 import type {
+  FromTemplateInput,
+  FromTemplateResult,
+  TemplateEdit,
+  TemplateField,
+  TemplateFieldInput,
+  TemplateInput,
+  TemplatePage,
+  TemplateWithFields,
+} from './template-types.js';
+import type {
   DocumentPage,
   DocumentStatus,
   DocumentDetail,
@@ -63,6 +73,14 @@ export const SIGNET_API_ENDPOINTS = {
   getFolder: ['GET', '/api/tenants/{tenantId}/folders/{folderId}'],
   updateFolder: ['PATCH', '/api/tenants/{tenantId}/folders/{folderId}'],
   deleteFolder: ['DELETE', '/api/tenants/{tenantId}/folders/{folderId}'],
+  createTemplate: ['POST', '/api/templates'],
+  saveAsTemplate: ['POST', '/api/documents/{documentId}/save-as-template'],
+  getTemplate: ['GET', '/api/templates/{templateId}'],
+  listTemplates: ['GET', '/api/templates'],
+  updateTemplate: ['PATCH', '/api/templates/{templateId}'],
+  putTemplateFields: ['PUT', '/api/templates/{templateId}/fields'],
+  deleteTemplate: ['DELETE', '/api/templates/{templateId}'],
+  createDocumentFromTemplate: ['POST', '/api/templates/{templateId}/documents'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** Name of an endpoint the client knows. */
@@ -367,6 +385,57 @@ export function createSignetClient(options: SignetClientOptions) {
       /** Seals again a document in `seal_failed` (its `sealFailure` says why it failed). */
       retrySeal: (documentId: string) =>
         typed<DocumentWithSignees>(call('retrySeal', { documentId })),
+      /** Makes a template of a draft: its signees become roles (named by `roles` if given). */
+      saveAsTemplate: (
+        documentId: string,
+        input: { name: string; roles?: Array<string | { name: string; signingOrder?: number }> },
+      ) => typed<TemplateWithFields>(call('saveAsTemplate', { documentId }, {}, { json: input })),
+    },
+    templates: {
+      /** Uploads a PDF as a template with its roles, and fields placed for roles. */
+      create: (input: TemplateInput) => {
+        const { tenantId, file, fileName, fields, textTags, idempotencyKey, ...template } = input;
+        const form = new FormData();
+        form.append('tenantId', tenantId);
+        form.append('template', JSON.stringify(template));
+        if (fields !== undefined) form.append('fields', JSON.stringify(fields));
+        if (textTags !== undefined) form.append('textTags', String(textTags));
+        const blob =
+          file instanceof Blob
+            ? file
+            : new Blob([new Uint8Array(file)], { type: 'application/pdf' });
+        form.append('file', blob, fileName ?? 'template.pdf');
+        return typed<TemplateWithFields>(call('createTemplate', {}, {}, { form, idempotencyKey }));
+      },
+      /** A template with its fields and a fresh download URL. */
+      get: (templateId: string) => typed<TemplateWithFields>(call('getTemplate', { templateId })),
+      /** A page of a tenant's templates, newest first; `q` in the name, any case. */
+      list: (query: { tenantId: string; q?: string; limit?: number; cursor?: string }) =>
+        typed<TemplatePage>(call('listTemplates', {}, query)),
+      /** Changes the name, settings, roles (the whole list) or direct link. */
+      update: (templateId: string, patch: TemplateEdit) =>
+        typed<TemplateWithFields>(call('updateTemplate', { templateId }, {}, { json: patch })),
+      /** Publishes (or withdraws) the direct link of a one-role template; see `directLink.url`. */
+      setDirectLink: (templateId: string, enabled: boolean) =>
+        typed<TemplateWithFields>(
+          call('updateTemplate', { templateId }, {}, { json: { directLink: { enabled } } }),
+        ),
+      /** Replaces a template's fields. */
+      putFields: (templateId: string, fields: TemplateFieldInput[]) =>
+        typed<{ fields: TemplateField[] }>(
+          call('putTemplateFields', { templateId }, {}, { json: { fields } }),
+        ),
+      /** Deletes a template; documents made from it stay. */
+      delete: (templateId: string) => typed<void>(call('deleteTemplate', { templateId })),
+      /** A document from a template: signees per role, prefill by label; `send` sends it too. */
+      createDocument: (
+        templateId: string,
+        input: FromTemplateInput,
+        options: { idempotencyKey?: string } = {},
+      ) =>
+        typed<FromTemplateResult>(
+          call('createDocumentFromTemplate', { templateId }, {}, { json: input, ...options }),
+        ),
     },
   };
 }

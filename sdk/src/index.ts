@@ -47,6 +47,7 @@ export {
   type SignetEndpoint,
 } from './client.js';
 export type * from './client-types.js';
+export type * from './template-types.js';
 export {
   EVIDENCE_FORMAT_NAME,
   EVIDENCE_FORMAT_VERSION,

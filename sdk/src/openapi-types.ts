@@ -781,6 +781,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a tenant's templates, newest first */
+        get: operations["listTemplates"];
+        put?: never;
+        /**
+         * Upload a PDF as a template, with its roles and fields
+         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, template (JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?}); optional fields (JSON array as quick-create, with role, the 0-based position in roles, instead of signee) and textTags (true: {{TYPE:N}} tags, N the 1-based role).
+         */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{documentId}/save-as-template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a template of a draft
+         * @description The draft's signees become roles, named by their names unless roles names them (one per signee, in order); its fields, settings and file (copied once) make the template. The draft stays as it is.
+         */
+        post: operations["saveAsTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a template with its fields */
+        get: operations["getTemplate"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a template
+         * @description Documents made from it stay, with their file.
+         */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a template's name, settings, roles or direct link
+         * @description roles is the whole new list: an entry with an id keeps that role, one without is new, a role left out goes with its fields. directLink {enabled} publishes the template at {base_url}/t/{token} (owner or admin; a template with one role); disabling makes that URL answer 410, enabling again brings the same URL back. Documents already made keep what they were made with.
+         */
+        patch: operations["updateTemplate"];
+        trace?: never;
+    };
+    "/api/templates/{templateId}/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a template's fields */
+        put: operations["putTemplateFields"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/templates/{templateId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a document from a template, and optionally send it
+         * @description signees: one per role, the role by name (any case) or 0-based index. prefill: values by field label. The document shares the template's file and copies its fields and settings. send: true sends it in the same request, with send-for-signing's credits, checks and deliveries; a refusal creates nothing.
+         */
+        post: operations["createDocumentFromTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{documentId}/{kind}": {
         parameters: {
             query?: never;
@@ -790,7 +893,7 @@ export interface paths {
         };
         /**
          * Download a file by its signed download URL
-         * @description The target of a downloadUrl: signed, expires after DOWNLOAD_URL_TTL_SECONDS.
+         * @description The target of a downloadUrl (a document's, or a template's: kind template, the template's id): signed, expires after DOWNLOAD_URL_TTL_SECONDS.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -1163,6 +1266,11 @@ export interface components {
          *       "sealMode": null,
          *       "sealLevel": null,
          *       "sealFailure": null,
+         *       "templateId": null,
+         *       "externalId": "crm-4711",
+         *       "metadata": {
+         *         "dealId": "4711"
+         *       },
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1224,6 +1332,7 @@ export interface components {
          *       "openedAt": null,
          *       "declinedAt": null,
          *       "declineReason": null,
+         *       "language": null,
          *       "createdAt": "2026-11-26T00:52:58.604Z",
          *       "updatedAt": "2026-11-26T00:52:58.644Z"
          *     }
@@ -1593,6 +1702,107 @@ export interface components {
             name: string;
             parentId: string | null;
             createdAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+         *       "name": "Counterparty",
+         *       "signingOrder": null
+         *     }
+         */
+        TemplateRole: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            signingOrder: number | null;
+        };
+        /**
+         * @example {
+         *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+         *       "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+         *       "name": "Mutual NDA",
+         *       "roles": [
+         *         {
+         *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+         *           "name": "Counterparty",
+         *           "signingOrder": null
+         *         }
+         *       ],
+         *       "signingMessage": "Please sign our NDA before the call.",
+         *       "emailLanguage": "en",
+         *       "signingOrderEnabled": null,
+         *       "directLink": {
+         *         "enabled": true,
+         *         "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+         *       },
+         *       "createdAt": "2026-11-27T09:12:01.118Z",
+         *       "updatedAt": "2026-11-27T09:14:40.530Z",
+         *       "originalFile": "nda.pdf",
+         *       "pageCount": 2,
+         *       "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+         *     }
+         */
+        Template: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenantId: string;
+            name: string;
+            roles: components["schemas"]["TemplateRole"][];
+            signingMessage: string | null;
+            /** @enum {string} */
+            emailLanguage: "en" | "de" | "fr" | "es" | "nl";
+            signingOrderEnabled: boolean | null;
+            directLink: {
+                enabled: boolean;
+                /** @description {base_url}/t/{token} while enabled, else null */
+                url: string | null;
+            };
+            /** @description ISO 8601 UTC timestamp with milliseconds */
+            createdAt: string;
+            /** @description ISO 8601 UTC timestamp with milliseconds */
+            updatedAt: string;
+            /** @description the uploaded file name */
+            originalFile: string;
+            pageCount: number;
+            /**
+             * Format: uri
+             * @description short-lived URL of the template's PDF
+             */
+            downloadUrl: string;
+        };
+        /**
+         * @example {
+         *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+         *       "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+         *       "type": "text",
+         *       "page": 1,
+         *       "x": 72,
+         *       "y": 200,
+         *       "width": 180,
+         *       "height": 20,
+         *       "required": false,
+         *       "label": "Company",
+         *       "options": null,
+         *       "value": null
+         *     }
+         */
+        TemplateField: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            roleId: string;
+            /** @enum {string} */
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+            page: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            required: boolean;
+            label: string | null;
+            options: string[] | null;
+            value: string | boolean | null;
         };
     };
     responses: never;
@@ -4101,6 +4311,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4118,6 +4333,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4249,6 +4465,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4266,6 +4487,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4447,6 +4669,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4464,6 +4691,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4593,6 +4821,11 @@ export interface operations {
                      *           "sealMode": null,
                      *           "sealLevel": null,
                      *           "sealFailure": null,
+                     *           "templateId": null,
+                     *           "externalId": "crm-4711",
+                     *           "metadata": {
+                     *             "dealId": "4711"
+                     *           },
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -4685,6 +4918,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4702,6 +4940,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4831,6 +5070,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4848,6 +5092,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -4988,6 +5233,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5005,6 +5255,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5106,6 +5357,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5123,6 +5379,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5523,6 +5780,963 @@ export interface operations {
             };
         };
     };
+    listTemplates: {
+        parameters: {
+            query: {
+                tenantId: string;
+                /** @description contained in the template's name, ignoring case */
+                q?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "templates": [
+                     *         {
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *           "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *           "name": "Mutual NDA",
+                     *           "roles": [
+                     *             {
+                     *               "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *               "name": "Counterparty",
+                     *               "signingOrder": null
+                     *             }
+                     *           ],
+                     *           "signingMessage": "Please sign our NDA before the call.",
+                     *           "emailLanguage": "en",
+                     *           "signingOrderEnabled": null,
+                     *           "directLink": {
+                     *             "enabled": true,
+                     *             "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+                     *           },
+                     *           "createdAt": "2026-11-27T09:12:01.118Z",
+                     *           "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *           "originalFile": "nda.pdf",
+                     *           "pageCount": 2,
+                     *           "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        templates: components["schemas"]["Template"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: uuid */
+                    tenantId: string;
+                    /** @description JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?} */
+                    template: string;
+                    /** @description JSON array of {role (0-based), type, page, x, y, width, height, required?, label?, options?, value?} */
+                    fields?: string;
+                    /**
+                     * @description true: turn {{TYPE:N}} tags in the PDF text into fields, N the 1-based role
+                     * @enum {string}
+                     */
+                    textTags?: "true" | "false";
+                    /**
+                     * Format: binary
+                     * @description a PDF, below 50 MiB
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
+                     *         "roles": [
+                     *           {
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
+                     *           }
+                     *         ],
+                     *         "signingMessage": "Please sign our NDA before the call.",
+                     *         "emailLanguage": "en",
+                     *         "signingOrderEnabled": null,
+                     *         "directLink": {
+                     *           "enabled": true,
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+                     *         },
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+                     *       },
+                     *       "fields": [
+                     *         {
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
+                     *           "page": 1,
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        template: components["schemas"]["Template"];
+                        fields: components["schemas"]["TemplateField"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    saveAsTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "text",
+                 *       "roles": [
+                 *         "text"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description one per signee, in the signees' order: a name, or {name, signingOrder?} */
+                    roles?: (string | {
+                        name: string;
+                        signingOrder?: number;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
+                     *         "roles": [
+                     *           {
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
+                     *           }
+                     *         ],
+                     *         "signingMessage": "Please sign our NDA before the call.",
+                     *         "emailLanguage": "en",
+                     *         "signingOrderEnabled": null,
+                     *         "directLink": {
+                     *           "enabled": true,
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+                     *         },
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+                     *       },
+                     *       "fields": [
+                     *         {
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
+                     *           "page": 1,
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        template: components["schemas"]["Template"];
+                        fields: components["schemas"]["TemplateField"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
+                     *         "roles": [
+                     *           {
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
+                     *           }
+                     *         ],
+                     *         "signingMessage": "Please sign our NDA before the call.",
+                     *         "emailLanguage": "en",
+                     *         "signingOrderEnabled": null,
+                     *         "directLink": {
+                     *           "enabled": true,
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+                     *         },
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+                     *       },
+                     *       "fields": [
+                     *         {
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
+                     *           "page": 1,
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        template: components["schemas"]["Template"];
+                        fields: components["schemas"]["TemplateField"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "text",
+                 *       "signingMessage": "text",
+                 *       "emailLanguage": "en",
+                 *       "signingOrderEnabled": true,
+                 *       "roles": [
+                 *         {
+                 *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                 *           "name": "text",
+                 *           "signingOrder": 1
+                 *         }
+                 *       ],
+                 *       "directLink": {
+                 *         "enabled": true
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    signingMessage?: string | null;
+                    /** @enum {string} */
+                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl";
+                    signingOrderEnabled?: boolean | null;
+                    /** @description the whole list: an entry with an id keeps that role, a role left out goes with its fields */
+                    roles?: {
+                        /** Format: uuid */
+                        id?: string;
+                        name: string;
+                        signingOrder?: number;
+                    }[];
+                    directLink?: {
+                        enabled: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Mutual NDA",
+                     *         "roles": [
+                     *           {
+                     *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *             "name": "Counterparty",
+                     *             "signingOrder": null
+                     *           }
+                     *         ],
+                     *         "signingMessage": "Please sign our NDA before the call.",
+                     *         "emailLanguage": "en",
+                     *         "signingOrderEnabled": null,
+                     *         "directLink": {
+                     *           "enabled": true,
+                     *           "url": "http://localhost:3000/t/dl_3Yl2b7kX0bTq9wQ4nR8sV1cF6hJ5mP2aZ7eD0gU4iK9"
+                     *         },
+                     *         "createdAt": "2026-11-27T09:12:01.118Z",
+                     *         "updatedAt": "2026-11-27T09:14:40.530Z",
+                     *         "originalFile": "nda.pdf",
+                     *         "pageCount": 2,
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21560-1b2c-7d3e-8f40-5a6b7c8d9e0f/template?expires=1795740000&signature=Q2x1c3Rlci1leGFtcGxlLXNpZ25hdHVyZS0wMDAwMDAw"
+                     *       },
+                     *       "fields": [
+                     *         {
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
+                     *           "page": 1,
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        template: components["schemas"]["Template"];
+                        fields: components["schemas"]["TemplateField"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putTemplateFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fields": [
+                 *         {
+                 *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                 *           "roleId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                 *           "type": "signature",
+                 *           "page": 1,
+                 *           "x": 1,
+                 *           "y": 1,
+                 *           "width": 1,
+                 *           "height": 1,
+                 *           "required": true,
+                 *           "label": "text",
+                 *           "options": [
+                 *             "text"
+                 *           ],
+                 *           "value": "text"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    fields: {
+                        /** Format: uuid */
+                        id?: string;
+                        /** Format: uuid */
+                        roleId: string;
+                        /** @enum {string} */
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        page: number;
+                        x: number;
+                        y: number;
+                        width: number;
+                        height: number;
+                        required?: boolean;
+                        label?: string | null;
+                        options?: string[] | null;
+                        value?: (string | boolean) | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "fields": [
+                     *         {
+                     *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11",
+                     *           "roleId": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
+                     *           "type": "text",
+                     *           "page": 1,
+                     *           "x": 72,
+                     *           "y": 200,
+                     *           "width": 180,
+                     *           "height": 20,
+                     *           "required": false,
+                     *           "label": "Company",
+                     *           "options": null,
+                     *           "value": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        fields: components["schemas"]["TemplateField"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createDocumentFromTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                templateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "text",
+                 *       "signees": [
+                 *         {
+                 *           "role": "text",
+                 *           "email": "text",
+                 *           "name": "text",
+                 *           "language": "en"
+                 *         }
+                 *       ],
+                 *       "prefill": {},
+                 *       "externalId": "text",
+                 *       "metadata": {},
+                 *       "send": true
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description one per role: the role's name or 0-based index */
+                    signees: {
+                        role: string | number;
+                        email: string;
+                        name: string;
+                        /** @enum {string} */
+                        language?: "en" | "de" | "fr" | "es" | "nl";
+                    }[];
+                    /** @description values by field label (any case): text, checkbox (true/false) or dropdown option */
+                    prefill?: {
+                        [key: string]: string | boolean;
+                    };
+                    externalId?: string;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description true: send for signing in the same request */
+                    send?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "document": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "folderId": null,
+                     *         "name": "Master services agreement",
+                     *         "status": "in_process",
+                     *         "pinned": null,
+                     *         "createdAt": "2026-11-26T00:52:58.604Z",
+                     *         "updatedAt": "2026-11-26T00:52:58.636Z",
+                     *         "source": "uploaded",
+                     *         "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+                     *         "signingMethod": "email",
+                     *         "signingMessage": null,
+                     *         "signingOrderEnabled": null,
+                     *         "signingGroupsEnabled": false,
+                     *         "reminderCooldownUntil": null,
+                     *         "emailLanguage": "en",
+                     *         "file": "documents/51/01a21557-5b18-70ba-b25d-6ee920342351.original.pdf",
+                     *         "originalFile": "contract.pdf",
+                     *         "hash": "a6936c690adf6c499f630f1e9a4af88a6fe20691de2966e1b52ac6721529240c",
+                     *         "sealMode": null,
+                     *         "sealLevel": null,
+                     *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
+                     *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
+                     *       },
+                     *       "signees": [
+                     *         {
+                     *           "id": "01a21557-646d-7761-8816-c11de22576d9",
+                     *           "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *           "email": "ada@example.com",
+                     *           "name": "Ada Lovelace",
+                     *           "status": "pending",
+                     *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+                     *           "signingOrder": null,
+                     *           "signingGroupId": null,
+                     *           "signedAt": null,
+                     *           "invitedAt": "2026-11-26T00:52:58.644Z",
+                     *           "openedAt": null,
+                     *           "declinedAt": null,
+                     *           "declineReason": null,
+                     *           "language": null,
+                     *           "createdAt": "2026-11-26T00:52:58.604Z",
+                     *           "updatedAt": "2026-11-26T00:52:58.644Z"
+                     *         }
+                     *       ],
+                     *       "fields": [
+                     *         {
+                     *           "id": "01a21557-6471-76a9-9072-4fab8ef49ed6",
+                     *           "signeeId": "01a21557-646d-7761-8816-c11de22576d9",
+                     *           "type": "signature",
+                     *           "page": 1,
+                     *           "x": 72,
+                     *           "y": 640,
+                     *           "width": 180,
+                     *           "height": 48,
+                     *           "required": true,
+                     *           "label": null,
+                     *           "options": null,
+                     *           "value": null,
+                     *           "filledAt": null
+                     *         }
+                     *       ],
+                     *       "deliveries": [
+                     *         {
+                     *           "signeeId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *           "email": "text",
+                     *           "status": "sent",
+                     *           "error": "text",
+                     *           "signingUrl": "https://signet.example.com/"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        document: components["schemas"]["Document"];
+                        signees: components["schemas"]["Signee"][];
+                        fields: components["schemas"]["Field"][];
+                        /** @description only when `send` was true */
+                        deliveries?: {
+                            /** Format: uuid */
+                            signeeId: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "sent" | "scheduled" | "failed" | "link";
+                            error: string | null;
+                            /** Format: uri */
+                            signingUrl?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     downloadFile: {
         parameters: {
             query: {
@@ -5532,7 +6746,7 @@ export interface operations {
             header?: never;
             path: {
                 documentId: string;
-                kind: "original" | "sealed";
+                kind: "original" | "sealed" | "template";
             };
             cookie?: never;
         };
@@ -6381,6 +7595,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6398,6 +7617,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -6433,6 +7653,7 @@ export interface operations {
                      *         "openedAt": null,
                      *         "declinedAt": null,
                      *         "declineReason": null,
+                     *         "language": null,
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }
@@ -6620,6 +7841,11 @@ export interface operations {
                      *         "sealMode": null,
                      *         "sealLevel": null,
                      *         "sealFailure": null,
+                     *         "templateId": null,
+                     *         "externalId": "crm-4711",
+                     *         "metadata": {
+                     *           "dealId": "4711"
+                     *         },
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6637,6 +7863,7 @@ export interface operations {
                      *           "openedAt": null,
                      *           "declinedAt": null,
                      *           "declineReason": null,
+                     *           "language": null,
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -6672,6 +7899,7 @@ export interface operations {
                      *         "openedAt": null,
                      *         "declinedAt": null,
                      *         "declineReason": null,
+                     *         "language": null,
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }

@@ -52,6 +52,7 @@ import { startSearchIndexer } from './modules/documents/search-indexer.js';
 import { registerEditingRoutes } from './modules/documents/editing.routes.js';
 import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
+import { registerTemplateRoutes } from './modules/templates/templates.routes.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
@@ -241,6 +242,7 @@ export async function buildApp(options: {
     registerDocumentRoutes(uploads, deps);
     registerVerifyRoutes(uploads, { ...deps, certificate });
     registerTextTagRoutes(uploads, deps);
+    registerTemplateRoutes(uploads, deps);
   });
   registerFileRoutes(app, deps);
   registerAuditCertificateRoutes(app, { ...deps, certificate });

@@ -65,17 +65,20 @@ export function streamQuickCreate(options: {
   return { done, written: () => written };
 }
 
-/** Every file under DATA_DIR/files/documents, as storage keys with their size. */
-export function storedFiles(dataDir: string): Array<{ key: string; size: number }> {
+/** Every file under DATA_DIR/files/documents (or another prefix), as keys with their size. */
+export function storedFiles(
+  dataDir: string,
+  prefix = 'documents',
+): Array<{ key: string; size: number }> {
   const root = path.join(dataDir, 'files');
   let entries: string[];
   try {
-    entries = readdirSync(path.join(root, 'documents'), { recursive: true }) as string[];
+    entries = readdirSync(path.join(root, prefix), { recursive: true }) as string[];
   } catch {
     return [];
   }
   return entries
-    .map((e) => path.join(root, 'documents', e))
+    .map((e) => path.join(root, prefix, e))
     .filter((full) => statSync(full).isFile())
     .map((full) => ({
       key: path.relative(root, full).split(path.sep).join('/'),

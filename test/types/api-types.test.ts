@@ -29,10 +29,18 @@ const checks: { [name: string]: true } = {
   SigneeChange: true as Same<Sdk.SigneeChange, Api.SigneeChange>,
   DocumentEdit: true as Same<Sdk.DocumentEdit, Api.DocumentEdit>,
   SigneeEdit: true as Same<Sdk.SigneeEdit, Api.SigneeEdit>,
+  Template: true as Same<Sdk.Template, Api.Template>,
+  TemplateRole: true as Same<Sdk.TemplateRole, Api.TemplateRole>,
+  TemplateField: true as Same<Sdk.TemplateField, Api.TemplateField>,
+  TemplateWithFields: true as Same<Sdk.TemplateWithFields, Api.TemplateWithFields>,
+  TemplatePage: true as Same<Sdk.TemplatePage, Api.TemplatePage>,
+  TemplateEdit: true as Same<Sdk.TemplateEdit, Api.TemplateEdit>,
+  FromTemplateInput: true as Same<Sdk.FromTemplateInput, Api.FromTemplateInput>,
+  FromTemplateResult: true as Same<Sdk.FromTemplateResult, Api.FromTemplateResult>,
 };
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(19);
+    expect(Object.keys(checks)).toHaveLength(27);
   });
 });

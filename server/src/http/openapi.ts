@@ -43,6 +43,10 @@ const TAGS = [
   },
   { name: 'fields', description: "Fields on the document's pages, and text tags." },
   { name: 'folders', description: "A tenant's folder tree." },
+  {
+    name: 'templates',
+    description: 'Templates, create-from-template, direct links and bulk send.',
+  },
   { name: 'signing', description: 'The signee side, authorised by the signing link: no key.' },
   { name: 'sealing', description: 'Checking that a PDF was sealed by this service: no key.' },
   {

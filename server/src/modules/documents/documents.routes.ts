@@ -15,7 +15,6 @@ import {
   fieldErrorsOf,
   listQuery,
   listResponse,
-  MAX_UPLOAD_BYTES,
   quickCreatePartsSchema,
   quickCreateParts,
   quickCreateResponse,
@@ -24,12 +23,14 @@ import {
 import type { DocumentRow, SigneeRow } from './documents.repo.js';
 import * as documents from './documents.service.js';
 import { remindSignees, sendForSigning, type SendingDeps } from './sending.service.js';
-import { quickCreateErrors, readQuickCreateParts, requirePdf } from './upload.js';
+import {
+  quickCreateErrors,
+  readQuickCreateParts,
+  refuseOversizedUpload,
+  requirePdf,
+} from './upload.js';
 import { placedFields, prepareFields } from '../fields/quick-create-fields.js';
 import { presentField } from '../fields/fields.service.js';
-
-// Room for the text parts around the file when judging Content-Length up front.
-const MULTIPART_SLACK_BYTES = 1024 * 1024;
 
 /** Documents: quick-create, retrieval, listing, sending, reminders, cancel, delete, files. */
 export function registerDocumentRoutes(app: App, deps: AppDeps) {
@@ -52,15 +53,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     '/api/documents/quick-create',
     {
       config: { multipartBody: quickCreateParts },
-      onRequest: [
-        onRequest,
-        async (request) => {
-          const length = Number(request.headers['content-length'] ?? 0);
-          if (length >= MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES) {
-            throw new AppError('payload_too_large', 'The file must be smaller than 50 MiB.');
-          }
-        },
-      ],
+      onRequest: [onRequest, refuseOversizedUpload],
       schema: {
         operationId: 'quickCreateDocument',
         summary: 'Upload a PDF with its signees as a draft',

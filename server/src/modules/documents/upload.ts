@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { documentFileKey } from '../storage/keys.js';
+import { MAX_UPLOAD_BYTES } from './documents.schemas.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { StoredUpload } from './documents.service.js';
 import { requireOpenablePdf } from './pdf-open.js';
@@ -88,6 +89,17 @@ export async function readQuickCreateParts(
       : err;
   }
   return { fields, upload, ends, errors };
+}
+
+// Room for the text parts around the file when judging Content-Length up front.
+const MULTIPART_SLACK_BYTES = 1024 * 1024;
+
+/** An upload route's onRequest hook: 413 before reading a body whose length is over the limit. */
+export async function refuseOversizedUpload(request: FastifyRequest) {
+  const length = Number(request.headers['content-length'] ?? 0);
+  if (length >= MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES) {
+    throw new AppError('payload_too_large', 'The file must be smaller than 50 MiB.');
+  }
 }
 
 /**

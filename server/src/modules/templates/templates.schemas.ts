@@ -5,6 +5,7 @@ import {
   deliverySchema,
   documentSchema,
   MAX_SIGNEES,
+  pdfPart,
   signeeSchema,
 } from '../documents/documents.schemas.js';
 import { fieldSchema } from '../fields/fields.schemas.js';
@@ -102,8 +103,11 @@ export const createTemplateParts = z.object({
     .describe(
       'JSON array of {role (0-based), type, page, x, y, width, height, required?, label?, options?, value?}',
     ),
-  textTags: z.enum(['true', 'false']).optional(),
-  file: z.unknown().describe('the PDF, below 50 MiB'),
+  textTags: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: turn {{TYPE:N}} tags in the PDF text into fields, N the 1-based role'),
+  file: pdfPart,
 });
 
 /** `POST /api/documents/{id}/save-as-template`. */

@@ -1,0 +1,94 @@
+// The SDK's types for templates, direct links and bulk send (decisions §11), beside
+// client-types.ts; test/types/api-types.test.ts ties each to the server's schemas.
+import type {
+  FieldPlacement,
+  InvitationDelivery,
+  Field,
+  Signee,
+  SignetDocument,
+} from './client-types.js';
+
+type EmailLanguage = 'en' | 'de' | 'fr' | 'es' | 'nl';
+
+/** One of a template's roles: who signs in its place on each document made from it. */
+export type TemplateRole = { id: string; name: string; signingOrder: number | null };
+
+/** A reusable draft: a PDF, roles instead of signees, fields placed for roles, settings. */
+export type Template = {
+  id: string;
+  tenantId: string;
+  name: string;
+  roles: TemplateRole[];
+  signingMessage: string | null;
+  emailLanguage: EmailLanguage;
+  signingOrderEnabled: boolean | null;
+  /** `url` is `{base_url}/t/{token}` while enabled, else null. */
+  directLink: { enabled: boolean; url: string | null };
+  createdAt: string;
+  updatedAt: string;
+  /** The uploaded file's name. */
+  originalFile: string;
+  pageCount: number;
+  /** Short-lived URL of the template's PDF. */
+  downloadUrl: string;
+};
+
+/** A field placed on a template for a role; `value` is prefilled on every document made. */
+export type TemplateField = Omit<Field, 'signeeId' | 'filledAt'> & { roleId: string };
+
+/** What the template routes answer. */
+export type TemplateWithFields = { template: Template; fields: TemplateField[] };
+
+/** GET /api/templates. */
+export type TemplatePage = { templates: Template[]; nextCursor: string | null };
+
+/** The settings a template takes, and gives each document made from it. */
+type TemplateSettings = {
+  signingMessage?: string | null;
+  emailLanguage?: EmailLanguage;
+  signingOrderEnabled?: boolean | null;
+};
+
+/** POST /api/templates: the PDF, the roles, optional fields for roles (by position). */
+export type TemplateInput = TemplateSettings & {
+  tenantId: string;
+  file: Uint8Array | Blob;
+  fileName?: string;
+  name: string;
+  roles: Array<{ name: string; signingOrder?: number }>;
+  fields?: Array<FieldPlacement & { role: number }>;
+  /** Turn `{{TYPE:N}}` tags in the PDF's text into fields, N the 1-based role. */
+  textTags?: boolean;
+  idempotencyKey?: string;
+};
+
+/** PATCH /api/templates/{id}: `roles` is the whole new list (an entry with an id keeps it). */
+export type TemplateEdit = TemplateSettings & {
+  name?: string;
+  roles?: Array<{ id?: string; name: string; signingOrder?: number }>;
+  directLink?: { enabled: boolean };
+};
+
+/** A field in PUT /api/templates/{id}/fields: its role by id, its own id to keep it. */
+export type TemplateFieldInput = FieldPlacement & { id?: string; roleId: string };
+
+/** POST /api/templates/{id}/documents. */
+export type FromTemplateInput = {
+  name?: string;
+  /** One per role: the role's name (any case) or 0-based index. */
+  signees: Array<{ role: string | number; email: string; name: string; language?: EmailLanguage }>;
+  /** Values by field label: text, checkbox (true/false) or a dropdown's option. */
+  prefill?: Record<string, string | boolean>;
+  externalId?: string;
+  metadata?: Record<string, string>;
+  /** Send for signing in the same request. */
+  send?: boolean;
+};
+
+/** The answer of create-from-template; `deliveries` only when it was sent. */
+export type FromTemplateResult = {
+  document: SignetDocument;
+  signees: Signee[];
+  fields: Field[];
+  deliveries?: InvitationDelivery[];
+};

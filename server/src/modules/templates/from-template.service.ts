@@ -1,0 +1,172 @@
+import type { DbOrTrx } from '../../db/handle.js';
+import { AppError, validationError } from '../../lib/errors.js';
+import { nowIso } from '../../lib/ids.js';
+import type { RequestOrigin } from '../documents/audit.repo.js';
+import { getDocument, insertDraft, newDocumentRow } from '../documents/documents.service.js';
+import { reportDeliveries, sendDraft, type SendingDeps } from '../documents/sending.service.js';
+import { decodeFields } from '../fields/fields.repo.js';
+import { requireMembership } from '../tenants/tenants.service.js';
+import { prefillValues, type PrefillValue } from './prefill.js';
+import { checkTemplateSignees, type RoleSignee } from './template-signees.js';
+import * as repo from './templates.repo.js';
+import { readableTemplate } from './templates.service.js';
+
+/** What a document is made of: a template's row, or a bulk send's snapshot of it. */
+export type TemplateSource = Pick<
+  repo.TemplateRow,
+  | 'id'
+  | 'tenant_id'
+  | 'name'
+  | 'roles'
+  | 'fields'
+  | 'signing_message'
+  | 'email_language'
+  | 'signing_order_enabled'
+  | 'file'
+  | 'original_file'
+  | 'size_bytes'
+  | 'original_sha256'
+  | 'page_sizes'
+>;
+
+/** How a document came from its template (the document's `source`). */
+export type TemplateUse = 'template' | 'direct_link' | 'bulk_send';
+
+/**
+ * Creates a draft from a template inside the caller's transaction: the template's file (shared,
+ * not copied), settings and fields, each field for the signee of its role, prefilled `values`
+ * by field id. No storage and no PDF is read: the template holds its pages' sizes.
+ */
+export async function createFromTemplateInTrx(
+  trx: DbOrTrx,
+  input: {
+    template: TemplateSource;
+    userId: string;
+    /** One per role, in the roles' order (checkTemplateSignees sorts them so). */
+    signees: RoleSignee[];
+    values: Map<string, PrefillValue>;
+    source: TemplateUse;
+    name?: string;
+    externalId?: string | null;
+    metadata?: Record<string, string> | null;
+    actor: string;
+    origin?: RequestOrigin;
+  },
+) {
+  const { template } = input;
+  const roles = repo.rolesOf(template);
+  const signees = input.signees.map((s) => ({
+    email: s.email,
+    name: s.name,
+    language: s.language,
+    signingOrder: roles[s.roleIndex].signingOrder ?? undefined,
+  }));
+  const position = new Map(input.signees.map((s, i) => [roles[s.roleIndex].id, i]));
+  const document = newDocumentRow({
+    tenantId: template.tenant_id,
+    userId: input.userId,
+    name: input.name ?? template.name,
+    source: input.source,
+    file: {
+      key: template.file,
+      originalFile: template.original_file,
+      sizeBytes: template.size_bytes,
+      sha256: template.original_sha256,
+      pageSizes: template.page_sizes,
+    },
+    signingMessage: template.signing_message,
+    signingOrderEnabled:
+      template.signing_order_enabled === null ? null : template.signing_order_enabled === 1,
+    emailLanguage: template.email_language,
+    signees,
+    templateId: template.id,
+    externalId: input.externalId,
+    metadata: input.metadata,
+    at: nowIso(),
+  });
+  const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, ...f }) => ({
+    ...f,
+    tagBox: tag_box,
+    value: input.values.get(id) ?? f.value,
+    signee: position.get(signee_id)!,
+  }));
+  return insertDraft(trx, {
+    document,
+    signees,
+    fields,
+    actor: input.actor,
+    origin: input.origin,
+    details: { templateId: template.id, via: input.source },
+  });
+}
+
+/**
+ * POST /api/templates/{id}/documents: a draft from a template, its roles filled by `signees`,
+ * its fields prefilled by label; with `send`, sent for signing in the same transaction (the
+ * same checks, credits and errors as send-for-signing; a refusal creates nothing).
+ */
+export async function createDocumentFromTemplate(
+  deps: SendingDeps,
+  input: {
+    templateId: string;
+    userId: string;
+    senderName: string;
+    signees: unknown;
+    prefill?: Record<string, PrefillValue>;
+    name?: string;
+    externalId?: string;
+    metadata?: Record<string, string>;
+    send?: boolean;
+    source?: TemplateUse;
+    origin: RequestOrigin;
+  },
+) {
+  const template = await readableTemplate(deps.db, input);
+  const actor = `user:${input.userId}`;
+  const made = await deps.db.kysely.transaction().execute(async (trx) => {
+    await requireMembership(trx, {
+      tenantId: template.tenant_id,
+      userId: input.userId,
+      action: input.send ? 'document.send' : 'document.create',
+    });
+    // Held until the commit (PostgreSQL): a delete of the template waits, then sees this
+    // document and keeps the file; a delete that came first makes this a 404.
+    const current = await repo.findTemplate(trx, template.id, {
+      engine: deps.db.engine,
+      mode: 'share',
+    });
+    if (!current) throw new AppError('not_found', 'No such template.');
+    const checked = checkTemplateSignees(repo.rolesOf(current), input.signees);
+    const prefill = prefillValues(decodeFields(current.fields), input.prefill ?? {});
+    const errors = [...checked.errors, ...prefill.errors];
+    if (errors.length > 0) throw validationError(errors);
+    const created = await createFromTemplateInTrx(trx, {
+      template: current,
+      userId: input.userId,
+      signees: checked.signees,
+      values: prefill.values,
+      source: input.source ?? 'template',
+      name: input.name,
+      externalId: input.externalId,
+      metadata: input.metadata,
+      actor,
+      origin: input.origin,
+    });
+    if (!input.send) return { created, sending: null };
+    const sending = await sendDraft(trx, deps, {
+      document: created.document,
+      signees: created.signees,
+      senderName: input.senderName,
+      actor,
+      origin: input.origin,
+      deliverInRequest: true,
+    });
+    return { created, sending };
+  });
+  if (!made.sending) return made.created;
+  deps.wakeJobs();
+  const { sent, invites, waiting } = made.sending;
+  const deliveries = await reportDeliveries(deps, sent, invites, waiting);
+  const result = await getDocument(deps, { documentId: sent.id, userId: input.userId });
+  return { ...result, deliveries: result.signees.map((s) => deliveries.get(s.id)!) };
+}
