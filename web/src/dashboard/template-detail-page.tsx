@@ -109,8 +109,8 @@ export function TemplateDetailPage(props: { templateId: string }) {
         )}
         {fields.length === 0 && (
           <p className="field-hint">
-            No fields yet: the signees of each document sign on a page added at the end.{' '}
-            <Link to={prepareUrl}>Place fields</Link> to say where they sign.
+            No fields yet: the signees of each document sign on a page added at the end. Place
+            fields to say where they sign.
           </p>
         )}
         <ErrorMessage error={failure} />

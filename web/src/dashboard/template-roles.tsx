@@ -60,12 +60,7 @@ export function RolesFieldset(props: {
         </p>
       )}
       {roles.map((role, i) => (
-        <div
-          key={role.key}
-          className={`role-row${props.ordered ? ' ordered' : ''}`}
-          role="group"
-          aria-label={`Role ${i + 1}`}
-        >
+        <div key={role.key} className={`role-row${props.ordered ? ' ordered' : ''}`}>
           <TextField
             label={`Role ${i + 1}`}
             value={role.name}

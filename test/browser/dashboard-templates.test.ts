@@ -1,0 +1,189 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { VIEWPORTS, waitForVisiblePagesDrawn } from '../helpers/browser.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
+import { api, quickCreate } from '../helpers/documents.js';
+import { createTenant, createUser } from '../helpers/factories.js';
+import { makePdf } from '../helpers/pdf.js';
+import {
+  expectNoSidewaysScroll,
+  openLoggedIn,
+  screenshotPage,
+  useDashboard,
+} from './dashboard-support.js';
+
+// Answers this test provokes on purpose: the 401 of logging in.
+const PROVOKED = /^console: Failed to load resource: .* status of 401 |status of 404 .*bulk-sends/;
+
+type Role = { id: string; name: string };
+type TemplateField = { roleId: string; type: string; page: number; label: string | null };
+
+const fieldsOfType = (page: Page, type: string) =>
+  page.locator(`.prepare-field-wrap[data-field-type="${type}"]`);
+
+/** A template made through the API: a PDF, its roles and fields placed for them. */
+async function templateByApi(
+  ctx: TestContext,
+  apiKey: string,
+  tenantId: string,
+  template: { name: string; roles: { name: string }[] },
+  fields: unknown[],
+): Promise<{ template: { id: string; roles: Role[] } }> {
+  const form = new FormData();
+  form.append('tenantId', tenantId);
+  form.append('template', JSON.stringify(template));
+  form.append('fields', JSON.stringify(fields));
+  form.append('file', new Blob([new Uint8Array(makePdf())], { type: 'application/pdf' }), 't.pdf');
+  const res = await fetch(`${ctx.baseUrl}/api/templates`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, accept: 'application/json' },
+    body: form,
+  });
+  expect(res.status).toBe(201);
+  return res.json();
+}
+
+describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
+  const d = useDashboard(engine, PROVOKED);
+
+  it('creates a two-role template, places a signature per role, uses it to send, and publishes a direct link', async () => {
+    const owner = await createUser(d.ctx, { name: 'Tess Templates' });
+    const tenant = await createTenant(d.ctx, owner.apiKey, 'Lease Co');
+    const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
+
+    // The Templates section, from the header's navigation.
+    await page.getByRole('navigation').getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
+    await page.getByText('No templates yet.').waitFor();
+    await page.getByRole('link', { name: 'New template' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New template' }).waitFor();
+    await page.getByLabel('PDF file').setInputFiles({
+      name: 'lease.pdf',
+      mimeType: 'application/pdf',
+      buffer: makePdf({ pages: 2, title: 'Lease' }),
+    });
+    await page.getByLabel('Template name').fill('Lease');
+    await page.getByLabel('Role 1', { exact: true }).fill('Landlord');
+    await page.getByRole('button', { name: 'Add a role' }).click();
+    await page.getByLabel('Role 2', { exact: true }).fill('Tenant');
+    await screenshotPage(page, 'template-new');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Lease' }).waitFor();
+    const templateId = page.url().split('/').pop() ?? '';
+    const state = async () =>
+      (await api(d.ctx, owner.apiKey, 'GET', `/api/templates/${templateId}`)).body as {
+        template: { roles: Role[]; directLink: { enabled: boolean; url: string | null } };
+        fields: TemplateField[];
+      };
+    const roles = (await state()).template.roles;
+    expect(roles.map((r) => r.name)).toEqual(['Landlord', 'Tenant']);
+
+    // The documents' field editor, with the roles in place of signees.
+    await page.getByRole('link', { name: 'Place fields' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Place fields: Lease' }).waitFor();
+    await page.locator('.prepare-sheet[data-page-number="2"]').waitFor();
+    await waitForVisiblePagesDrawn(page);
+    await page
+      .getByText(/Without fields, the signees of each document made from it sign on a page/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Add Signature field for Landlord' }).click();
+    await page.getByRole('button', { name: 'Add Signature field for Tenant' }).click();
+    await expect.poll(() => fieldsOfType(page, 'signature').count()).toBe(2);
+    // A labelled text field for the landlord, to prefill when the template is used.
+    await page.getByRole('button', { name: 'Add Text field for Landlord' }).click();
+    await page.getByLabel('Label', { exact: true }).fill('Monthly rent');
+    await expect(page.getByLabel('Role', { exact: true }).inputValue()).resolves.toBe(roles[0].id);
+    await page.getByRole('button', { name: 'Save fields' }).click();
+    await expect
+      .poll(() => page.locator('.save-state').textContent(), { timeout: 10_000 })
+      .toBe('All changes saved');
+    const placed = (await state()).fields;
+    expect(placed.map((f) => [f.type, f.roleId, f.label])).toEqual([
+      ['signature', roles[0].id, null],
+      ['signature', roles[1].id, null],
+      ['text', roles[0].id, 'Monthly rent'],
+    ]);
+
+    // Use template: a person per role, the rent prefilled, created and sent at once.
+    await page.getByRole('link', { name: '← Back to the template' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Lease' }).waitFor();
+    const use = page.getByRole('region', { name: 'Use template' });
+    await use.getByLabel('Landlord name').fill('Lara Landlord');
+    await use.getByLabel('Landlord e-mail').fill(`lara-${engine}@example.com`);
+    await use.getByLabel('Tenant name').fill('Tom Tenant');
+    await use.getByLabel('Tenant e-mail').fill(`tom-${engine}@example.com`);
+    await use.getByLabel('Tenant language').selectOption('de');
+    await use.getByLabel('Monthly rent').fill('900 EUR');
+    await screenshotPage(page, 'template-detail');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await expectNoSidewaysScroll(page);
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await use.getByRole('button', { name: 'Create and send' }).click();
+    await page.getByRole('heading', { name: 'Delivery results' }).waitFor();
+    await page.getByText('Made from the template “Lease” and sent for signing.').waitFor();
+    const documentId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    expect(new URL(page.url()).pathname).toBe(`/app/documents/${documentId}`);
+    const made = (await api(d.ctx, owner.apiKey, 'GET', `/api/documents/${documentId}`)).body;
+    expect(made.document.status).toBe('in_process');
+    expect(made.document.templateId).toBe(templateId);
+    expect(made.signees.map((s: { name: string }) => s.name)).toEqual([
+      'Lara Landlord',
+      'Tom Tenant',
+    ]);
+    expect(made.signees[1].language).toBe('de');
+    expect(made.fields.find((f: { type: string }) => f.type === 'text').value).toBe('900 EUR');
+    await expect(page.locator('.badge-in_process').first().textContent()).resolves.toBe(
+      'in process',
+    );
+
+    // Direct link: refused while the template has two roles, so the tenant role goes (its
+    // signature field with it, after a question), then the link is enabled and shown.
+    await page.goto(`${d.ctx.baseUrl}/app/templates/${templateId}`);
+    const link = page.getByRole('region', { name: 'Direct link' });
+    await link.getByText('A direct link needs a template with exactly one role').waitFor();
+    await expect(link.getByRole('button', { name: 'Enable' }).isDisabled()).resolves.toBe(true);
+    const settings = page.getByRole('region', { name: 'Settings and roles' });
+    await settings.getByRole('button', { name: 'Remove role 2' }).click();
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Saving removes 1 field placed for the removed role. Save?').waitFor();
+    await settings.getByRole('button', { name: 'Yes, save' }).click();
+    await settings.getByText('Settings saved.').waitFor();
+    expect((await state()).template.roles.map((r) => r.name)).toEqual(['Landlord']);
+    expect((await state()).fields).toHaveLength(2);
+    await link.getByRole('button', { name: 'Enable' }).click();
+    const address = link.getByLabel('Direct link address');
+    await address.waitFor();
+    const url = await address.inputValue();
+    expect(url).toMatch(new RegExp(`^${d.ctx.baseUrl}/t/dl_[\\w-]+$`));
+    expect((await state()).template.directLink).toEqual({ enabled: true, url });
+    await link.getByRole('button', { name: 'Copy link' }).waitFor();
+    await screenshotPage(page, 'template-direct-link');
+    await link.getByRole('button', { name: 'Disable' }).click();
+    await link.getByRole('button', { name: 'Yes, disable' }).click();
+    await link.getByRole('button', { name: 'Enable' }).waitFor();
+    expect((await state()).template.directLink.enabled).toBe(false);
+
+    // The list finds it by name; Save as template on a draft makes another.
+    const draft = await quickCreate(d.ctx, owner.apiKey, { tenantId: tenant.id });
+    expect(draft.status).toBe(201);
+    await page.goto(`${d.ctx.baseUrl}/app/documents/${draft.body.document.id}`);
+    await page.getByRole('button', { name: 'Save as template' }).click();
+    await page.getByLabel('Template name').fill('Consulting agreement');
+    await page.getByRole('button', { name: 'Save template' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Consulting agreement' }).waitFor();
+    await page.getByText('Alice Example, Bob Example').waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'Templates' }).click();
+    await page.getByRole('link', { name: 'Consulting agreement' }).waitFor();
+    await page.getByLabel('Search templates').fill('lea');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Consulting agreement' }).count())
+      .toBe(0);
+    await page.getByRole('link', { name: 'Lease' }).waitFor();
+    await screenshotPage(page, 'templates');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await expectNoSidewaysScroll(page);
+  });
+});
+
+export { templateByApi };
