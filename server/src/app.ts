@@ -53,6 +53,7 @@ import { registerEditingRoutes } from './modules/documents/editing.routes.js';
 import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { registerTemplateRoutes } from './modules/templates/templates.routes.js';
+import { registerDirectLinkRoutes } from './modules/templates/direct-links.routes.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
@@ -244,6 +245,7 @@ export async function buildApp(options: {
     registerTextTagRoutes(uploads, deps);
     registerTemplateRoutes(uploads, deps);
   });
+  registerDirectLinkRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerAuditCertificateRoutes(app, { ...deps, certificate });
   registerFieldRoutes(app, deps);

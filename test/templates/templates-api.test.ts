@@ -1,9 +1,10 @@
+import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { insertMember } from '../helpers/db-factories.js';
-import { storedFiles } from '../faults/support.js';
+import { storedFiles, waitUntil } from '../faults/support.js';
 import { createTemplate, signatureFields } from '../helpers/templates.js';
 
 type User = Awaited<ReturnType<typeof createUser>>;
@@ -412,6 +413,57 @@ describe.each(ENGINES)('templates on %s', (engine) => {
     expect((await call('DELETE', `/api/documents/${two.id}`)).status).toBe(204);
     expect(storedFiles(ctx.config.dataDir, 'templates').some((f) => f.key.includes(id))).toBe(
       false,
+    );
+  });
+
+  it('turns text tags into fields for roles, naming a role the template lacks', async () => {
+    const pdf = PDF.create();
+    const page = pdf.addPage({ width: 595, height: 842 });
+    page.drawText('Tenant: {{signature:1}}  Landlord: {{signature:2}}', {
+      x: 40,
+      y: 700,
+      size: 11,
+    });
+    page.drawText('{{text:2:Rent!}}', { x: 40, y: 600, size: 11 });
+    const file = Buffer.from(await pdf.save());
+    const res = await createTemplate(ctx, owner.apiKey, { tenantId, file, textTags: 'true' });
+    expect(res.status).toBe(201);
+    const [tenantRole, landlord] = res.body.template.roles;
+    expect(
+      res.body.fields.map((f: { type: string; roleId: string }) => [f.type, f.roleId]),
+    ).toEqual([
+      ['signature', tenantRole.id],
+      ['signature', landlord.id],
+      ['text', landlord.id],
+    ]);
+    const one = await createTemplate(ctx, owner.apiKey, {
+      tenantId,
+      file,
+      textTags: 'true',
+      template: { name: 'One role', roles: [{ name: 'Only' }] },
+    });
+    expect(one.status).toBe(422);
+    expect(one.body.errors[0].message).toContain('role 2 does not exist (the template has 1 role)');
+  });
+
+  it('replays a create with the same Idempotency-Key, storing one template', async () => {
+    const headers = { 'idempotency-key': `tpl-${Date.now()}` };
+    const count = async () =>
+      (await ctx.db.kysely.selectFrom('templates').select('id').execute()).length;
+    const before = await count();
+    const first = await createTemplate(ctx, owner.apiKey, { tenantId }, headers);
+    const again = await createTemplate(ctx, owner.apiKey, { tenantId }, headers);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body.template.id).toBe(first.body.template.id);
+    expect(await count()).toBe(before + 1);
+    // The replay is answered first, the upload it made no use of deleted right after.
+    const ids = new Set(
+      (await ctx.db.kysely.selectFrom('templates').select('id').execute()).map((r) => r.id),
+    );
+    await waitUntil(
+      () => storedFiles(ctx.config.dataDir, 'templates').every((f) => ids.has(f.key.slice(13, 49))),
+      "the replayed request's upload to be deleted",
     );
   });
 

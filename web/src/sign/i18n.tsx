@@ -6,16 +6,23 @@ import {
   type Catalogue,
   type Language,
 } from '../../../server/src/i18n/index.js';
+import { DIRECT_LINK_WORDS, type DirectLinkWords } from './direct-link-words.js';
 
-/** What the signing page says, in one language. */
-export type Words = Catalogue['signing'] & { fieldTypes: Catalogue['seal']['fieldTypes'] };
+/** What the signing page says, in one language (a direct link's page too). */
+export type Words = Catalogue['signing'] & {
+  fieldTypes: Catalogue['seal']['fieldTypes'];
+  directLink: DirectLinkWords;
+};
 
 /** The page's language and its words. */
 export type Speech = { language: Language; t: Words };
 
 function speechFor(language: Language): Speech {
   const c = catalogues[language];
-  return { language, t: { ...c.signing, fieldTypes: c.seal.fieldTypes } };
+  return {
+    language,
+    t: { ...c.signing, fieldTypes: c.seal.fieldTypes, directLink: DIRECT_LINK_WORDS[language] },
+  };
 }
 
 /**

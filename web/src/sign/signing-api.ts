@@ -1,5 +1,5 @@
 import type * as Api from '../../../server/src/api-types.js';
-import { requestJson } from '../shared/http.js';
+import { ApiError, readJsonResponse, requestJson } from '../shared/http.js';
 
 /** `GET /api/signing/{token}`, as the server's schema answers it. */
 export type SigningSession = Api.SigningView;
@@ -29,6 +29,64 @@ export function tokenFromPath(pathname: string): string | null {
     return decodeURIComponent(match[1]);
   } catch {
     return null;
+  }
+}
+
+/** Reads a direct link's token from a `/t/{token}` path; null when the path is not one. */
+export function directTokenFromPath(pathname: string): string | null {
+  const match = /^\/t\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** `GET /api/direct-links/{token}`: the template's name, message, language and sender. */
+export type DirectLinkView = Api.DirectLinkView['template'];
+
+const directBase = (token: string) => `/api/direct-links/${encodeURIComponent(token)}`;
+
+/** Loads what a direct link's page shows before the visitor gives their name. */
+export async function fetchDirectLink(token: string, signal?: AbortSignal) {
+  return (await requestJson<Api.DirectLinkView>(directBase(token), { signal })).template;
+}
+
+/** A refusal that says when to come back (429 with `Retry-After`). */
+export class RetryLaterError extends ApiError {
+  readonly retryAfterSeconds: number;
+
+  constructor(from: ApiError, retryAfterSeconds: number) {
+    super(from.status, from.code, from.message, from.fieldErrors, from.language);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * Uses a direct link as the visitor `{name, email}`: answers their own signing URL. A 429 is
+ * thrown as a RetryLaterError carrying its `Retry-After`, which requestJson does not keep.
+ */
+export async function submitDirectLink(token: string, visitor: { name: string; email: string }) {
+  let response: Response;
+  try {
+    response = await fetch(`${directBase(token)}/documents`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(visitor),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'Could not reach the signing service.');
+  }
+  try {
+    return await readJsonResponse<{ signingUrl: string }>(response, null);
+  } catch (err) {
+    const wait = Number(response.headers.get('retry-after'));
+    if (err instanceof ApiError && err.status === 429) {
+      throw new RetryLaterError(err, Number.isFinite(wait) && wait > 0 ? wait : 60);
+    }
+    throw err;
   }
 }
 

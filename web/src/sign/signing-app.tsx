@@ -14,7 +14,9 @@ import { DeclineForm, type DeclineResult } from './decline-form.js';
 import { initialsOf, useFieldFilling, type Mark } from './field-filling.js';
 import { FieldLayer } from './field-layer.js';
 import { SignForm, type SignResult } from './sign-form.js';
+import { DirectLinkPage } from './direct-link-page.js';
 import {
+  directTokenFromPath,
   fetchSigningSession,
   tokenFromPath,
   type CannotSignReason,
@@ -34,8 +36,19 @@ type View =
   | { kind: 'failed'; error: ApiError | null }
   | { kind: 'ready'; session: SigningSession; finished: Finished | null };
 
-/** The whole signing page: loads the link's session and shows the document and the panel. */
+/**
+ * The signing page's app: a template's direct link (`/t/{token}`) asks who is signing, then
+ * sends the visitor on to their own signing link; every other path is a signing link.
+ */
 export function SigningApp() {
+  if (window.location.pathname.startsWith('/t/')) {
+    return <DirectLinkPage token={directTokenFromPath(window.location.pathname)} />;
+  }
+  return <SigningLinkApp />;
+}
+
+// A signing link: loads its session and shows the document and the panel.
+function SigningLinkApp() {
   const [token] = useState(() => tokenFromPath(window.location.pathname));
   const [view, setView] = useState<View>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
   const [attempt, setAttempt] = useState(0);

@@ -19,11 +19,15 @@ export type RecipientRule = { perHour: number; perDay: number };
  * - account e-mails (the verification link, at sign-up or resent, and the "you already have an
  *   account" notice): 3 an hour, 10 a day. Every verification link works for 48 hours, so the
  *   owner of an address always holds a working one whoever spends its budget.
+ * - direct links: 3 an hour, 10 a day. Anyone holding a template's public link types a name and
+ *   an address, and the signed copy is e-mailed there: a person signs a form or two, a script
+ *   must not aim a stream of signed copies at a mailbox through every link it finds.
  */
 export const RECIPIENT_RULES = {
   member_invitation: { perHour: 3, perDay: 10 },
   reminder: { perHour: 5, perDay: 20 },
   account: { perHour: 3, perDay: 10 },
+  direct_link: { perHour: 3, perDay: 10 },
 } as const satisfies Record<string, RecipientRule>;
 
 /** A kind of e-mail limited per recipient address. */
