@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { VIEWPORTS, waitForVisiblePagesDrawn } from '../helpers/browser.js';
+import { screenshotBothWidths, VIEWPORTS, waitForVisiblePagesDrawn } from '../helpers/browser.js';
 import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
@@ -97,6 +97,7 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     await expect
       .poll(() => page.locator('.save-state').textContent(), { timeout: 10_000 })
       .toBe('All changes saved');
+    await screenshotBothWidths(page, 'dashboard-template-prepare');
     const placed = (await state()).fields;
     expect(placed.map((f) => [f.type, f.roleId, f.label])).toEqual([
       ['signature', roles[0].id, null],
@@ -158,6 +159,11 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     expect((await state()).template.directLink).toEqual({ enabled: true, url });
     await link.getByRole('button', { name: 'Copy link' }).waitFor();
     await screenshotPage(page, 'template-direct-link');
+    // The address opens the visitor's form of the signing page.
+    const visitor = await page.context().newPage();
+    await visitor.goto(url);
+    await visitor.getByLabel('Your name').waitFor();
+    await visitor.close();
     await link.getByRole('button', { name: 'Disable' }).click();
     await link.getByRole('button', { name: 'Yes, disable' }).click();
     await link.getByRole('button', { name: 'Enable' }).waitFor();
@@ -184,6 +190,90 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     await page.setViewportSize({ width: 360, height: 780 });
     await expectNoSidewaysScroll(page);
   });
-});
 
-export { templateByApi };
+  it('bulk sends a 20-row CSV with two bad rows: progress to completed, 18 sent, the two failed rows with their reasons', async () => {
+    const owner = await createUser(d.ctx, { name: 'Bill Bulk' });
+    const tenant = await createTenant(d.ctx, owner.apiKey, 'Bulk Co');
+    const box = { page: 1, width: 150, height: 40 };
+    const { template } = await templateByApi(
+      d.ctx,
+      owner.apiKey,
+      tenant.id,
+      { name: 'Membership', roles: [{ name: 'Member' }, { name: 'Witness' }] },
+      [
+        { role: 0, type: 'signature', x: 50, y: 100, ...box },
+        { role: 1, type: 'signature', x: 50, y: 200, ...box },
+        { role: 0, type: 'text', label: 'Member number', x: 50, y: 300, ...box, height: 18 },
+      ],
+    );
+    const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
+    await page.goto(`${d.ctx.baseUrl}/app/templates/${template.id}`);
+    const bulk = page.getByRole('region', { name: 'Bulk send' });
+
+    // The header for this template, made in the page.
+    const header = bulk.getByRole('link', { name: 'Download CSV header' });
+    const href = (await header.getAttribute('href')) ?? '';
+    expect(decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ''))).toBe(
+      'Member.name,Member.email,Member.language,Witness.name,Witness.email,Witness.language,externalId,Member number\r\n',
+    );
+
+    // 20 rows; row 5 has an invalid e-mail and row 12 no member name.
+    const rows = Array.from({ length: 20 }, (_, i) => {
+      const n = i + 1;
+      const email = n === 5 ? 'not-an-email' : `member${n}-${engine}@example.com`;
+      const name = n === 12 ? '' : `Member ${n}`;
+      return `${name},${email},,Witness ${n},witness${n}-${engine}@example.com,de,ref-${n},M-${n}`;
+    });
+    const csv = `Member.name,Member.email,Member.language,Witness.name,Witness.email,Witness.language,externalId,Member number\n${rows.join('\n')}\n`;
+    await bulk.getByLabel('CSV file').setInputFiles({
+      name: 'members.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await bulk.getByRole('button', { name: 'Start bulk send' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bulk send' }).waitFor();
+    const bulkSendId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    expect(new URL(page.url()).pathname).toBe(`/app/bulk-sends/${bulkSendId}`);
+
+    // Polled every second until completed: the bar full, 18 created and 2 failed.
+    await page.getByText('18 of 20 created, 2 failed.').waitFor({ timeout: 60_000 });
+    const progress = page.locator('progress');
+    await expect(progress.getAttribute('max')).resolves.toBe('20');
+    await expect(progress.getAttribute('value')).resolves.toBe('20');
+    await expect(page.locator('.badge').first().textContent()).resolves.toBe('completed');
+    const failed = page.getByRole('region', { name: 'Failed rows' }).locator('tbody tr');
+    await expect.poll(() => failed.count()).toBe(2);
+    await expect(failed.nth(0).locator('th').textContent()).resolves.toBe('5');
+    await expect(failed.nth(0).locator('td').first().textContent()).resolves.toMatch(
+      /Member\.email/,
+    );
+    await expect(failed.nth(1).locator('th').textContent()).resolves.toBe('12');
+    await expect(failed.nth(1).locator('td').first().textContent()).resolves.toMatch(
+      /Member\.name/,
+    );
+    await page.getByRole('link', { name: 'Download failed rows' }).waitFor();
+
+    const state = await api(d.ctx, owner.apiKey, 'GET', `/api/bulk-sends/${bulkSendId}`);
+    expect(state.body.bulkSend).toMatchObject({
+      status: 'completed',
+      total: 20,
+      created: 18,
+      failed: 2,
+    });
+    const sent = await api(
+      d.ctx,
+      owner.apiKey,
+      'GET',
+      `/api/documents?tenantId=${tenant.id}&status=in_process&limit=100`,
+    );
+    expect(sent.body.documents).toHaveLength(18);
+    await screenshotPage(page, 'bulk-send');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await expectNoSidewaysScroll(page);
+
+    // The template's page lists it among its bulk sends.
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page.getByRole('link', { name: '← Back to the template' }).click();
+    await bulk.getByText('18 of 20 created, 2 failed').waitFor();
+  });
+});
