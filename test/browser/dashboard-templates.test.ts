@@ -12,8 +12,9 @@ import {
   useDashboard,
 } from './dashboard-support.js';
 
-// Answers this test provokes on purpose: the 401 of logging in.
-const PROVOKED = /^console: Failed to load resource: .* status of 401 |status of 404 .*bulk-sends/;
+// Answers this test provokes on purpose: the 401 of logging in, a CSV with a bad header (422).
+const PROVOKED =
+  /^console: Failed to load resource: .* status of (401|422) |status of 404 .*bulk-sends/;
 
 type Role = { id: string; name: string };
 type TemplateField = { roleId: string; type: string; page: number; label: string | null };
@@ -216,6 +217,20 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     expect(decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ''))).toBe(
       'Member.name,Member.email,Member.language,Witness.name,Witness.email,Witness.language,externalId,Member number\r\n',
     );
+
+    // A header the template does not know is refused whole, each problem by its column.
+    await bulk.getByLabel('CSV file').setInputFiles({
+      name: 'typo.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'Member.name,Member.emial,Witness.name,Witness.email\nA,a@example.com,B,b@example.com\n',
+      ),
+    });
+    await bulk.getByRole('button', { name: 'Start bulk send' }).click();
+    const refused = bulk.getByRole('alert');
+    await refused.getByText(/^Nothing was sent: /).waitFor();
+    await refused.getByText(/^Column “Member\.emial”: /).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/app/templates/${template.id}`);
 
     // 20 rows; row 5 has an invalid e-mail and row 12 no member name.
     const rows = Array.from({ length: 20 }, (_, i) => {
