@@ -153,9 +153,12 @@ export function BulkSendPanel(props: { template: Api.Template; fields: Api.Templ
 function describeProblem(e: FieldError): string {
   const path = e.path.replace(/^body\./, '');
   const message = e.message.replace(/[.\s]*$/, '.');
+  const capital = message.charAt(0).toUpperCase() + message.slice(1);
+  // A missing column: the message names it already ("role Client needs a column Client.email").
+  if (path.startsWith('csv.header.') && /needs a column/.test(message)) return capital;
   if (path.startsWith('csv.header.')) return `Column “${path.slice(11)}”: ${message}`;
   if (path === 'csv.header') return `Header: ${message}`;
   const row = /^(?:rows|csv)\.?\[?(\d+)\]?/.exec(path);
   if (row && path !== 'csv') return `Row ${row[1]}: ${message}`;
-  return message.charAt(0).toUpperCase() + message.slice(1);
+  return capital;
 }
