@@ -230,6 +230,7 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     const refused = bulk.getByRole('alert');
     await refused.getByText(/^Nothing was sent: /).waitFor();
     await refused.getByText(/^Column “Member\.emial”: /).waitFor();
+    await refused.getByText('Role Member needs a column Member.email.').waitFor();
     expect(new URL(page.url()).pathname).toBe(`/app/templates/${template.id}`);
 
     // 20 rows; row 5 has an invalid e-mail and row 12 no member name.
