@@ -58,6 +58,14 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     await page.getByText('No templates yet.').waitFor();
     await page.getByRole('link', { name: 'New template' }).click();
     await page.getByRole('heading', { level: 1, name: 'New template' }).waitFor();
+    // Sent empty: each of the service's messages sits at its field.
+    await page.getByRole('button', { name: 'Create template' }).click();
+    for (const label of ['PDF file', 'Template name', 'Role 1']) {
+      await expect
+        .poll(() => page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'))
+        .toBe('true');
+    }
+    await page.getByText('Role 1 must not be empty.').waitFor();
     await page.getByLabel('PDF file').setInputFiles({
       name: 'lease.pdf',
       mimeType: 'application/pdf',
