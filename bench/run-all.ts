@@ -514,6 +514,51 @@ const BENCHES: Bench[] = [
       return rows;
     },
   },
+  {
+    name: 'bulk-send',
+    issue: 47,
+    file: 'bulk-send.bench.ts',
+    run: async (quick) => {
+      const { runBulkSendBench, BULK_SEND_GOALS: goal } = await import('./bulk-send.bench.js');
+      const r = await runBulkSendBench({ log, rows: quick ? 2000 : 10_000 });
+      return r.runs.flatMap((run) => {
+        const on = run.engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+        return [
+          {
+            figure: `${run.rows}-row bulk send, one role, ${on}: upload to completed (every document in_process, every invitation queued)`,
+            value: `${run.seconds.toFixed(1)} s`,
+            baseline: `${run.documentsInProcess} documents in_process, ${run.invitationsQueued} invitations queued; intake ${ms(run.intakeMs)}`,
+            goal: `< ${goal.seconds[run.engine]} s`,
+            met:
+              run.seconds < goal.seconds[run.engine] &&
+              run.documentsInProcess === run.rows &&
+              run.invitationsQueued === run.rows,
+          },
+          {
+            figure: `${on}: /healthz every 50 ms meanwhile, p99`,
+            value: `${ms(run.healthz.p99)} (p50 ${ms(run.healthz.p50)}, max ${ms(run.healthz.max)}, ${run.healthz.samples} samples)`,
+            baseline: '—',
+            goal: `< ${goal.healthzP99Ms} ms`,
+            met: run.healthz.p99 < goal.healthzP99Ms,
+          },
+          {
+            figure: `${on}: the service's RSS growth`,
+            value: mib(run.rssGrowth),
+            baseline: `RSS before: ${mib(run.rssBefore)}`,
+            goal: '< 150 MB',
+            met: run.rssGrowth < goal.rssGrowthBytes,
+          },
+          {
+            figure: `${on}: storage growth (du of DATA_DIR/files)`,
+            value: `${(run.storageGrowth / 1024).toFixed(0)} KiB`,
+            baseline: '—',
+            goal: '< 1 MiB',
+            met: run.storageGrowth < goal.storageGrowthBytes,
+          },
+        ];
+      });
+    },
+  },
 ];
 
 function describeMachine(loadBefore: number[], loadAfter: number[]): string[] {

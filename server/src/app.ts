@@ -54,6 +54,8 @@ import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { registerTemplateRoutes } from './modules/templates/templates.routes.js';
 import { registerDirectLinkRoutes } from './modules/templates/direct-links.routes.js';
+import { registerBulkSendRoutes } from './modules/bulk-sends/bulk-sends.routes.js';
+import { bulkSendJob } from './modules/bulk-sends/bulk-send.job.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
@@ -199,6 +201,7 @@ export async function buildApp(options: {
       // The runner is made from these definitions just below; sealing runs only after.
       wakeJobs: () => jobs.wake(),
     }),
+    bulkSendJob({ db, config, wakeJobs: () => jobs.wake() }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({
@@ -244,6 +247,7 @@ export async function buildApp(options: {
     registerVerifyRoutes(uploads, { ...deps, certificate });
     registerTextTagRoutes(uploads, deps);
     registerTemplateRoutes(uploads, deps);
+    registerBulkSendRoutes(uploads, deps);
   });
   registerDirectLinkRoutes(app, deps);
   registerFileRoutes(app, deps);

@@ -128,7 +128,11 @@ describe.each(ENGINES)('direct links on %s', (engine) => {
     expect(entries[0]).toMatchObject({
       actor: 'direct_link',
       userAgent: 'VisitorBrowser/1.0',
-      details: expect.objectContaining({ via: 'direct_link', templateId: link.id }),
+      details: expect.objectContaining({
+        via: 'direct_link',
+        templateId: link.id,
+        emailSelfDeclared: true,
+      }),
     });
     expect(entries[1].actor).toBe('direct_link');
 

@@ -141,6 +141,8 @@ export async function useDirectLink(
       signees: [{ roleIndex: 0, email: input.email, name: input.name, language: null }],
       values: new Map(),
       source: 'direct_link',
+      // Whoever opened the link typed this address; nothing proved it theirs.
+      details: { emailSelfDeclared: true },
       actor: ACTOR,
       origin: input.origin,
     });

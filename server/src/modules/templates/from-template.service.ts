@@ -9,7 +9,6 @@ import { requireMembership } from '../tenants/tenants.service.js';
 import { prefillValues, type PrefillValue } from './prefill.js';
 import { checkTemplateSignees, type RoleSignee } from './template-signees.js';
 import * as repo from './templates.repo.js';
-import { readableTemplate } from './templates.service.js';
 
 /** What a document is made of: a template's row, or a bulk send's snapshot of it. */
 export type TemplateSource = Pick<
@@ -51,6 +50,8 @@ export async function createFromTemplateInTrx(
     metadata?: Record<string, string> | null;
     actor: string;
     origin?: RequestOrigin;
+    /** More details for the `created` audit entry. */
+    details?: Record<string, unknown>;
   },
 ) {
   const { template } = input;
@@ -96,7 +97,7 @@ export async function createFromTemplateInTrx(
     fields,
     actor: input.actor,
     origin: input.origin,
-    details: { templateId: template.id, via: input.source },
+    details: { templateId: template.id, via: input.source, ...input.details },
   });
 }
 
@@ -117,25 +118,24 @@ export async function createDocumentFromTemplate(
     externalId?: string;
     metadata?: Record<string, string>;
     send?: boolean;
-    source?: TemplateUse;
     origin: RequestOrigin;
   },
 ) {
-  const template = await readableTemplate(deps.db, input);
   const actor = `user:${input.userId}`;
   const made = await deps.db.kysely.transaction().execute(async (trx) => {
-    await requireMembership(trx, {
-      tenantId: template.tenant_id,
-      userId: input.userId,
-      action: input.send ? 'document.send' : 'document.create',
-    });
     // Held until the commit (PostgreSQL): a delete of the template waits, then sees this
     // document and keeps the file; a delete that came first makes this a 404.
-    const current = await repo.findTemplate(trx, template.id, {
+    const current = await repo.findTemplate(trx, input.templateId, {
       engine: deps.db.engine,
       mode: 'share',
     });
     if (!current) throw new AppError('not_found', 'No such template.');
+    await requireMembership(trx, {
+      tenantId: current.tenant_id,
+      userId: input.userId,
+      action: input.send ? 'document.send' : 'document.create',
+      notFound: 'No such template.',
+    });
     const checked = checkTemplateSignees(repo.rolesOf(current), input.signees);
     const prefill = prefillValues(decodeFields(current.fields), input.prefill ?? {});
     const errors = [...checked.errors, ...prefill.errors];
@@ -145,7 +145,7 @@ export async function createDocumentFromTemplate(
       userId: input.userId,
       signees: checked.signees,
       values: prefill.values,
-      source: input.source ?? 'template',
+      source: 'template',
       name: input.name,
       externalId: input.externalId,
       metadata: input.metadata,
