@@ -89,6 +89,32 @@ type Routes = {
     res: Api.SigneeChange;
   };
   'DELETE /api/documents/{documentId}/signees/{signeeId}': { res: undefined };
+  'POST /api/documents/{documentId}/save-as-template': {
+    body: { name: string; roles?: string[] };
+    res: Api.TemplateWithFields;
+  };
+  'GET /api/templates': { res: Api.TemplatePage };
+  'POST /api/templates': { form: FormData; res: Api.TemplateWithFields };
+  'GET /api/templates/{templateId}': { res: Api.TemplateWithFields };
+  'PATCH /api/templates/{templateId}': { body: Api.TemplateEdit; res: Api.TemplateWithFields };
+  'PUT /api/templates/{templateId}/fields': {
+    body: Api.PutTemplateFieldsBody;
+    res: { fields: Api.TemplateField[] };
+  };
+  'DELETE /api/templates/{templateId}': { res: undefined };
+  'POST /api/templates/{templateId}/documents': {
+    body: Api.FromTemplateInput;
+    res: Api.FromTemplateResult;
+  };
+  'POST /api/templates/{templateId}/bulk-sends': {
+    form: FormData;
+    res: { bulkSend: Api.BulkSend };
+  };
+  'GET /api/templates/{templateId}/bulk-sends': {
+    res: { bulkSends: Api.BulkSend[]; nextCursor: string | null };
+  };
+  'GET /api/bulk-sends/{bulkSendId}': { res: { bulkSend: Api.BulkSend } };
+  'GET /api/bulk-sends/{bulkSendId}/rows': { res: Api.BulkSendRowsPage };
   'GET /api/tenants/{tenantId}/folders': {
     res: { folders: Api.Folder[]; nextCursor: string | null };
   };

@@ -12,6 +12,10 @@ import { matchPath, navigate, useLocation } from './router.js';
 import { rememberedTenantId, rememberTenantId, SessionContext, type Session } from './session.js';
 import { TenantsPage } from './tenants-page.js';
 import type { Meta, Tenant, User } from './types.js';
+import { BulkSendPage } from './bulk-send-page.js';
+import { TemplateDetailPage } from './template-detail-page.js';
+import { TemplateUploadPage } from './template-upload-page.js';
+import { TemplatesPage } from './templates-page.js';
 import { ErrorMessage, PageTitle } from './ui.js';
 import { UploadPage } from './upload-page.js';
 import { WebhookDeliveriesPage } from './webhook-deliveries-page.js';
@@ -22,6 +26,9 @@ type Loaded = { meta: Meta; user: User | null };
 // The Prepare view brings pdf.js: loaded when first opened, not with every dashboard page.
 const PreparePage = lazy(async () => ({
   default: (await import('./prepare-page.js')).PreparePage,
+}));
+const TemplatePreparePage = lazy(async () => ({
+  default: (await import('./template-prepare.js')).TemplatePreparePage,
 }));
 
 /** The dashboard: loads who is logged in, then shows the page for the current URL. */
@@ -151,6 +158,20 @@ function Route(props: { path: string }): ReactNode {
   }
   const doc = matchPath('/app/documents/:id', path);
   if (doc) return <DocumentDetailPage key={doc.id} documentId={doc.id} />;
+  if (path === '/app/templates') return <TemplatesPage />;
+  if (path === '/app/templates/new') return <TemplateUploadPage />;
+  const placeFields = matchPath('/app/templates/:id/prepare', path);
+  if (placeFields) {
+    return (
+      <Suspense fallback={<p className="loading">Loading…</p>}>
+        <TemplatePreparePage key={placeFields.id} templateId={placeFields.id} />
+      </Suspense>
+    );
+  }
+  const template = matchPath('/app/templates/:id', path);
+  if (template) return <TemplateDetailPage key={template.id} templateId={template.id} />;
+  const bulkSend = matchPath('/app/bulk-sends/:id', path);
+  if (bulkSend) return <BulkSendPage key={bulkSend.id} bulkSendId={bulkSend.id} />;
   if (path === '/app/api-keys') return <ApiKeysPage />;
   if (path === '/app/tenants') return <TenantsPage />;
   if (path === '/app/webhooks') return <WebhooksPage />;

@@ -1,11 +1,13 @@
 import { call } from './dashboard-api.js';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ApiError } from '../shared/http.js';
 import { asApiError } from './api.js';
 import { DraftEditor } from './document-edit.js';
+import { forgetHandover, handoverFor } from './document-handover.js';
 import { FolderSelect, folderPath, loadAllFolders } from './folders.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
+import { SaveAsTemplate } from './save-as-template.js';
 import { useSession } from './session.js';
 import { auditCsv } from './audit-csv.js';
 import type { AuditEntry, Delivered, Signee } from './types.js';
@@ -30,8 +32,11 @@ export function DocumentDetailPage(props: { documentId: string }) {
     async () => (await call('GET /api/documents/{documentId}/audit-trail', { params })).auditTrail,
     [props.documentId],
   );
-  const [deliveries, setDeliveries] = useState<Delivered[] | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  // A page that just made this document (from a template) says what happened.
+  const [handover] = useState(() => handoverFor(props.documentId));
+  useEffect(() => forgetHandover(props.documentId), [props.documentId]);
+  const [deliveries, setDeliveries] = useState<Delivered[] | null>(handover?.deliveries ?? null);
+  const [notice, setNotice] = useState<string | null>(handover?.notice ?? null);
   const [failure, setFailure] = useState<string | null>(null);
   // Sending refused because a signee has no signature field: said with who, and where to fix it.
   const [missing, setMissing] = useState<ApiError | null>(null);
@@ -231,6 +236,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
               Send for signing
             </button>
           )}
+          {draft && <SaveAsTemplate documentId={doc.id} documentName={doc.name} />}
           {doc.status === 'in_process' && (
             <button type="button" className="button secondary" disabled={busy} onClick={remind}>
               Remind

@@ -7,6 +7,7 @@ import type { Meta } from './types.js';
 
 const NAV = [
   { to: '/app/documents', label: 'Documents' },
+  { to: '/app/templates', label: 'Templates' },
   { to: '/app/tenants', label: 'Tenants' },
   { to: '/app/webhooks', label: 'Webhooks' },
   { to: '/app/api-keys', label: 'API keys' },

@@ -1,11 +1,18 @@
-// The Prepare view's model: a draft's fields as the sender edits them, in PDF points from the
-// top-left of the page as displayed (decisions §8), and how they go to and come back from
-// `PUT /api/documents/{id}/fields`. Pure functions: no React, no DOM.
+// The Prepare view's model: the fields of a draft or a template as the sender edits them, in PDF
+// points from the top-left of the page as displayed (decisions §8), and how they go to and come
+// back from `PUT /api/documents/{id}/fields` and `PUT /api/templates/{id}/fields`. Each field
+// belongs to a participant: a draft's signee or a template's role. Pure functions: no React, no
+// DOM.
 import type * as Api from '../../../server/src/api-types.js';
 import type { FieldError } from '../shared/http.js';
 
 export type FieldType = Api.Field['type'];
-export type Signee = Api.Signee;
+
+/**
+ * Whom a field is for: a draft's signee (with their e-mail as `detail`) or a template's role.
+ * The editor tells them apart only by this id.
+ */
+export type Participant = { id: string; name: string; detail?: string };
 
 /** A page's size in points, as pdf.js's viewport at scale 1 gives it. */
 export type PageSize = { width: number; height: number };
@@ -14,7 +21,8 @@ export type PageSize = { width: number; height: number };
 export type DraftField = {
   key: string;
   id?: string;
-  signeeId: string;
+  /** The signee's id on a draft, the role's on a template. */
+  participantId: string;
   type: FieldType;
   page: number;
   x: number;
@@ -29,8 +37,10 @@ export type DraftField = {
   value: string | boolean | null;
 };
 
-/** What `PUT …/fields` takes for one field. */
+/** What `PUT /api/documents/{id}/fields` takes for one field. */
 export type FieldInput = Api.PutFieldsBody['fields'][number];
+/** What `PUT /api/templates/{id}/fields` takes for one field. */
+export type TemplateFieldInput = Api.PutTemplateFieldsBody['fields'][number];
 
 /** The types in the order the palette offers them. */
 export const FIELD_TYPES: FieldType[] = [
@@ -73,14 +83,15 @@ export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> 
 /** The smallest box a resize leaves, in points. */
 export const MIN_SIZE = 8;
 
-/** One colour per signee, in order; dark enough for text and outlines on white (AA). */
+/** One colour per participant, in order; dark enough for text and outlines on white (AA). */
 export const SIGNEE_COLOURS = ['#2147c4', '#b42318', '#176c3a', '#7a3fa8', '#8a4b00', '#00707f'];
 
-export const colourOf = (signees: Signee[], signeeId: string): string =>
+/** The colour of a participant's fields: by their position among the participants. */
+export const colourOf = (participants: Participant[], participantId: string): string =>
   SIGNEE_COLOURS[
     Math.max(
       0,
-      signees.findIndex((s) => s.id === signeeId),
+      participants.findIndex((p) => p.id === participantId),
     ) % SIGNEE_COLOURS.length
   ];
 
@@ -89,12 +100,12 @@ const newKey = () => `new-${nextKey++}`;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/** A field from the server as the editor holds it. */
-export function fromServer(field: Api.Field): DraftField {
+/** A field from the server (a draft's or a template's) as the editor holds it. */
+export function fromServer(field: Api.Field | Api.TemplateField): DraftField {
   return {
     key: field.id,
     id: field.id,
-    signeeId: field.signeeId,
+    participantId: 'roleId' in field ? field.roleId : field.signeeId,
     type: field.type,
     page: field.page,
     x: field.x,
@@ -116,10 +127,19 @@ export function optionsOf(field: DraftField): string[] {
     .filter(Boolean);
 }
 
-/** The body of `PUT …/fields` for one field. */
+/** The body of `PUT /api/documents/{id}/fields` for one field. */
 export function toInput(field: DraftField): FieldInput {
-  const input: FieldInput = {
-    signeeId: field.signeeId,
+  return { signeeId: field.participantId, ...placement(field) };
+}
+
+/** The body of `PUT /api/templates/{id}/fields` for one field. */
+export function toTemplateInput(field: DraftField): TemplateFieldInput {
+  return { roleId: field.participantId, ...placement(field) };
+}
+
+// A field's input without whom it is for: the same for drafts and templates.
+function placement(field: DraftField): Omit<FieldInput, 'signeeId'> {
+  const input: Omit<FieldInput, 'signeeId'> = {
     type: field.type,
     page: field.page,
     x: round(field.x),
@@ -156,11 +176,12 @@ export function clampBox<T extends { x: number; y: number; width: number; height
 }
 
 /**
- * A new field of a type for a signee, centred on a point of a page (points), kept on the page.
+ * A new field of a type for a participant, centred on a point of a page (points), kept on the
+ * page.
  */
 export function newField(
   type: FieldType,
-  signeeId: string,
+  participantId: string,
   pageNumber: number,
   page: PageSize,
   centre: { x: number; y: number },
@@ -171,7 +192,7 @@ export function newField(
   return clampBox(
     {
       key: newKey(),
-      signeeId,
+      participantId,
       type,
       page: pageNumber,
       x: centre.x - width / 2,
@@ -188,22 +209,36 @@ export function newField(
 }
 
 /** A field's accessible name: its label or type, whose it is, and where. */
-export function describeField(field: DraftField, signees: Signee[]): string {
-  const signee = signees.find((s) => s.id === field.signeeId);
+export function describeField(field: DraftField, participants: Participant[]): string {
+  const participant = participants.find((p) => p.id === field.participantId);
   const what = field.label.trim()
     ? `${TYPE_NAMES[field.type]} field “${field.label.trim()}”`
     : `${TYPE_NAMES[field.type]} field`;
-  return `${what} for ${signee?.name ?? 'an unknown signee'} on page ${field.page}`;
+  return `${what} for ${participant?.name ?? 'someone not listed'} on page ${field.page}`;
 }
 
-/** Signees who have no signature field, when there are fields at all (sending is refused then). */
-export function signeesWithoutSignature(
-  fields: Array<{ signeeId: string; type: FieldType }>,
-  signees: Signee[],
-): Signee[] {
+/**
+ * Participants who have no signature field, when there are fields at all (sending is refused
+ * then); `owner` is the participant id of each field.
+ */
+export function withoutSignature<P extends { id: string }>(
+  fields: Array<{ owner: string; type: FieldType }>,
+  participants: P[],
+): P[] {
   if (fields.length === 0) return [];
-  const signing = new Set(fields.filter((f) => f.type === 'signature').map((f) => f.signeeId));
-  return signees.filter((s) => !signing.has(s.id));
+  const signing = new Set(fields.filter((f) => f.type === 'signature').map((f) => f.owner));
+  return participants.filter((p) => !signing.has(p.id));
+}
+
+/** A draft's signees who have no signature field, when it has fields at all. */
+export function signeesWithoutSignature<S extends { id: string }>(
+  fields: Array<{ signeeId: string; type: FieldType }>,
+  signees: S[],
+): S[] {
+  return withoutSignature(
+    fields.map((f) => ({ owner: f.signeeId, type: f.type })),
+    signees,
+  );
 }
 
 /** A server error pinned to a field (by key) and the property it names (`page`, `options`…). */
@@ -232,6 +267,7 @@ const PROPERTY_NAMES: Record<string, string> = {
   options: 'Options',
   label: 'Label',
   signeeId: 'Signee',
+  roleId: 'Role',
   value: 'Value',
   type: 'Type',
   required: 'Required',
@@ -240,3 +276,22 @@ const PROPERTY_NAMES: Record<string, string> = {
 /** `Options: ` before a message about a field's options; nothing for the field as a whole. */
 export const propertyName = (property: string | null): string =>
   property ? `${PROPERTY_NAMES[property] ?? property}: ` : '';
+
+/** The field moved down (then from the top) until it covers no other field of its page. */
+export function freeSpot(field: DraftField, fields: DraftField[], size: PageSize): DraftField {
+  const others = fields.filter((f) => f.page === field.page);
+  const overlaps = (y: number) =>
+    others.some(
+      (o) =>
+        field.x < o.x + o.width &&
+        o.x < field.x + field.width &&
+        y < o.y + o.height &&
+        o.y < y + field.height,
+    );
+  const step = field.height + 6;
+  for (let i = 0; i * step < size.height * 2; i++) {
+    const y = (field.y + i * step) % Math.max(1, size.height - field.height);
+    if (!overlaps(y)) return { ...field, y };
+  }
+  return field;
+}

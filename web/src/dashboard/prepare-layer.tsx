@@ -8,7 +8,7 @@ import {
   type DraftField,
   type PageSize,
   type PinnedError,
-  type Signee,
+  type Participant,
 } from './prepare-fields.js';
 
 /** A page under a point of the screen, with its CSS pixels per point. */
@@ -59,7 +59,7 @@ const place = (f: Box, page: PageSize): CSSProperties => ({
 /** The fields of one page, drawn over it: each one moved by dragging, resized by its handle. */
 export function FieldLayer(props: {
   fields: DraftField[];
-  signees: Signee[];
+  participants: Participant[];
   size: PageSize;
   selectedKey: string | null;
   errors: PinnedError[];
@@ -71,7 +71,7 @@ export function FieldLayer(props: {
         <FieldBox
           key={f.key}
           field={f}
-          signees={props.signees}
+          participants={props.participants}
           size={props.size}
           selected={props.selectedKey === f.key}
           errors={props.errors.filter((e) => e.key === f.key)}
@@ -97,7 +97,7 @@ type Drag = {
 
 function FieldBox(props: {
   field: DraftField;
-  signees: Signee[];
+  participants: Participant[];
   size: PageSize;
   selected: boolean;
   errors: PinnedError[];
@@ -106,7 +106,7 @@ function FieldBox(props: {
   const { field, size, actions, selected, errors } = props;
   const drag = useRef<Drag | null>(null);
   const boxRef = useRef<HTMLDivElement>(null);
-  const name = describeField(field, props.signees);
+  const name = describeField(field, props.participants);
   const errorId = `field-error-${field.key}`;
 
   function start(event: PointerEvent<HTMLElement>, mode: Drag['mode']) {
@@ -220,7 +220,7 @@ function FieldBox(props: {
 
   const style = {
     ...place(field, size),
-    '--signee': colourOf(props.signees, field.signeeId),
+    '--signee': colourOf(props.participants, field.participantId),
   } as CSSProperties;
   return (
     <div

@@ -8,23 +8,26 @@ import {
   type DraftField,
   type FieldType,
   type PageSize,
-  type Signee,
+  type Participant,
 } from './prepare-fields.js';
 import { PageThumbnail } from './prepare-pdf.js';
 
 /** What the palette asks of the editor. */
 export type PaletteActions = {
   /** A button pressed (click, Enter, Space): the field goes to the current page. */
-  add: (type: FieldType, signeeId: string) => void;
+  add: (type: FieldType, participantId: string) => void;
   /** A button dragged: where the pointer is now (null when the drag ends or is abandoned). */
-  dragAt: (item: { type: FieldType; signeeId: string; x: number; y: number } | null) => void;
+  dragAt: (item: { type: FieldType; participantId: string; x: number; y: number } | null) => void;
   /** A button dropped at a screen point. */
-  drop: (type: FieldType, signeeId: string, clientX: number, clientY: number) => void;
+  drop: (type: FieldType, participantId: string, clientX: number, clientY: number) => void;
 };
 
-/** For each signee, in their colour, a button per field type: drag it onto a page, or press it. */
+/**
+ * For each participant (signee or role), in their colour, a button per field type: drag it onto
+ * a page, or press it.
+ */
 export function Palette(props: {
-  signees: Signee[];
+  participants: Participant[];
   currentPage: number;
   actions: PaletteActions;
 }) {
@@ -34,21 +37,26 @@ export function Palette(props: {
       <p className="field-hint" id="palette-hint">
         Drag a field onto a page, or press it to add it to page {props.currentPage}.
       </p>
-      {props.signees.map((signee) => (
+      {props.participants.map((participant) => (
         <div
-          key={signee.id}
+          key={participant.id}
           className="palette-signee"
           role="group"
-          aria-label={`Fields for ${signee.name}`}
-          style={{ '--signee': colourOf(props.signees, signee.id) } as CSSProperties}
+          aria-label={`Fields for ${participant.name}`}
+          style={{ '--signee': colourOf(props.participants, participant.id) } as CSSProperties}
         >
           <p className="palette-signee-name">
             <span className="palette-swatch" aria-hidden="true" />
-            <span className="break">{signee.name}</span>
+            <span className="break">{participant.name}</span>
           </p>
           <div className="palette-types">
             {FIELD_TYPES.map((type) => (
-              <PaletteButton key={type} type={type} signee={signee} actions={props.actions} />
+              <PaletteButton
+                key={type}
+                type={type}
+                participant={participant}
+                actions={props.actions}
+              />
             ))}
           </div>
         </div>
@@ -59,8 +67,12 @@ export function Palette(props: {
 
 type Press = { pointerId: number; x: number; y: number; dragging: boolean };
 
-function PaletteButton(props: { type: FieldType; signee: Signee; actions: PaletteActions }) {
-  const { type, signee, actions } = props;
+function PaletteButton(props: {
+  type: FieldType;
+  participant: Participant;
+  actions: PaletteActions;
+}) {
+  const { type, participant, actions } = props;
   const press = useRef<Press | null>(null);
   // A drag ends in a click on the button itself (the pointer was captured): that click is not
   // a press.
@@ -82,7 +94,7 @@ function PaletteButton(props: { type: FieldType; signee: Signee; actions: Palett
     if (!p.dragging && Math.hypot(event.clientX - p.x, event.clientY - p.y) < 5) return;
     p.dragging = true;
     autoScroll(event.clientY);
-    actions.dragAt({ type, signeeId: signee.id, x: event.clientX, y: event.clientY });
+    actions.dragAt({ type, participantId: participant.id, x: event.clientX, y: event.clientY });
   }
   function onPointerUp(event: PointerEvent<HTMLButtonElement>) {
     const p = press.current;
@@ -92,7 +104,7 @@ function PaletteButton(props: { type: FieldType; signee: Signee; actions: Palett
     swallowClick.current = true;
     window.setTimeout(() => (swallowClick.current = false), 0);
     actions.dragAt(null);
-    actions.drop(type, signee.id, event.clientX, event.clientY);
+    actions.drop(type, participant.id, event.clientX, event.clientY);
   }
   function onPointerCancel() {
     autoScroll(null);
@@ -104,7 +116,7 @@ function PaletteButton(props: { type: FieldType; signee: Signee; actions: Palett
     <button
       type="button"
       className={`palette-item palette-${type}`}
-      aria-label={`Add ${TYPE_NAMES[type]} field for ${signee.name}`}
+      aria-label={`Add ${TYPE_NAMES[type]} field for ${participant.name}`}
       aria-describedby="palette-hint"
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
@@ -115,7 +127,7 @@ function PaletteButton(props: { type: FieldType; signee: Signee; actions: Palett
           swallowClick.current = false;
           return;
         }
-        actions.add(type, signee.id);
+        actions.add(type, participant.id);
       }}
     >
       {TYPE_NAMES[type]}
@@ -127,7 +139,7 @@ function PaletteButton(props: { type: FieldType; signee: Signee; actions: Palett
 export function PageList(props: {
   pdf: PDFDocumentProxy;
   sizes: PageSize[];
-  signees: Signee[];
+  participants: Participant[];
   fields: DraftField[];
   currentPage: number;
   choose: (pageNumber: number) => void;
@@ -158,7 +170,7 @@ export function PageList(props: {
                     y: f.y,
                     width: f.width,
                     height: f.height,
-                    colour: colourOf(props.signees, f.signeeId),
+                    colour: colourOf(props.participants, f.participantId),
                   }))}
                 />
                 <span className="page-chip-name">Page {n}</span>

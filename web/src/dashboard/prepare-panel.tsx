@@ -10,21 +10,23 @@ import {
   type DraftField,
   type PageSize,
   type PinnedError,
-  type Signee,
+  type Participant,
 } from './prepare-fields.js';
 
 /** The selected field's properties, or the list of fields when none is selected. */
 export function FieldPanel(props: {
   field: DraftField | null;
   fields: DraftField[];
-  signees: Signee[];
+  participants: Participant[];
+  /** What a participant is called here: `Signee` on a draft, `Role` on a template. */
+  participantLabel: string;
   sizes: PageSize[];
   errors: PinnedError[];
   change: (key: string, patch: Partial<DraftField>) => void;
   remove: (key: string) => void;
   select: (key: string | null) => void;
 }) {
-  const { field, signees } = props;
+  const { field, participants } = props;
   if (!field) {
     return (
       <section className="card prepare-panel" aria-labelledby="panel-heading">
@@ -40,11 +42,11 @@ export function FieldPanel(props: {
                   <button
                     type="button"
                     className="link-button"
-                    style={{ '--signee': colourOf(signees, f.signeeId) } as CSSProperties}
+                    style={{ '--signee': colourOf(participants, f.participantId) } as CSSProperties}
                     onClick={() => props.select(f.key)}
                   >
                     <span className="palette-swatch" aria-hidden="true" />
-                    {describeField(f, signees)}
+                    {describeField(f, participants)}
                   </button>
                   {props.errors.some((e) => e.key === f.key) && (
                     <span className="error-text"> (needs attention)</span>
@@ -62,14 +64,15 @@ export function FieldPanel(props: {
 
 function FieldEditor(props: {
   field: DraftField;
-  signees: Signee[];
+  participants: Participant[];
+  participantLabel: string;
   sizes: PageSize[];
   errors: PinnedError[];
   change: (key: string, patch: Partial<DraftField>) => void;
   remove: (key: string) => void;
   select: (key: string | null) => void;
 }) {
-  const { field, signees, sizes } = props;
+  const { field, participants, sizes } = props;
   const id = useId();
   const errors = props.errors.filter((e) => e.key === field.key);
   const errorOf = (...properties: string[]) =>
@@ -78,7 +81,7 @@ function FieldEditor(props: {
       .map((e) => e.message)
       .join(' · ') || undefined;
   const general = errors.filter(
-    (e) => !['signeeId', 'label', 'required', 'options', 'value'].includes(e.property ?? ''),
+    (e) => !['participantId', 'label', 'required', 'options', 'value'].includes(e.property ?? ''),
   );
   const set = (patch: Partial<DraftField>) => props.change(field.key, patch);
   const page = sizes[field.page - 1] ?? { width: 1e5, height: 1e5 };
@@ -88,7 +91,7 @@ function FieldEditor(props: {
     set(target ? clampBox(next, target) : next);
   };
   const optionsError = errorOf('options', 'value');
-  const signee = signees.find((s) => s.id === field.signeeId);
+  const participant = participants.find((p) => p.id === field.participantId);
   const [expanded, setExpanded] = useState(errors.length > 0);
   // A problem the service found opens the details, where it is shown.
   useEffect(() => {
@@ -99,7 +102,7 @@ function FieldEditor(props: {
     <section
       className="card prepare-panel"
       aria-labelledby="panel-heading"
-      style={{ '--signee': colourOf(signees, field.signeeId) } as CSSProperties}
+      style={{ '--signee': colourOf(participants, field.participantId) } as CSSProperties}
     >
       <div className="panel-head">
         <h2 id="panel-heading">
@@ -115,7 +118,7 @@ function FieldEditor(props: {
           Done
         </button>
       </div>
-      <p className="panel-whose">{signee ? `${signee.name} · page ${field.page}` : ''}</p>
+      <p className="panel-whose">{participant ? `${participant.name} · page ${field.page}` : ''}</p>
       <div className="button-row panel-actions">
         {/* On a phone the panel is a sheet over the pages: its details open on demand. */}
         <button
@@ -148,22 +151,24 @@ function FieldEditor(props: {
       <div className={`panel-details${expanded ? ' expanded' : ''}`} id={`${id}-details`}>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-signee`}>
-            Signee
+            {props.participantLabel}
           </label>
           <select
             id={`${id}-signee`}
             className="text-input"
-            value={field.signeeId}
-            aria-invalid={errorOf('signeeId') ? true : undefined}
-            onChange={(e) => set({ signeeId: e.target.value })}
+            value={field.participantId}
+            aria-invalid={errorOf('participantId') ? true : undefined}
+            onChange={(e) => set({ participantId: e.target.value })}
           >
-            {signees.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name} ({s.email})
+            {participants.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.detail ? `${p.name} (${p.detail})` : p.name}
               </option>
             ))}
           </select>
-          {errorOf('signeeId') && <span className="field-error">{errorOf('signeeId')}</span>}
+          {errorOf('participantId') && (
+            <span className="field-error">{errorOf('participantId')}</span>
+          )}
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-label`}>

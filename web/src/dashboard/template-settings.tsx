@@ -1,0 +1,200 @@
+import { useState, type FormEvent } from 'react';
+import type * as Api from '../../../server/src/api-types.js';
+import { fieldError, otherErrors } from './api.js';
+import { call } from './dashboard-api.js';
+import { LANGUAGES } from './settings-section.js';
+import {
+  orderOf,
+  plainErrors,
+  roleErrorPaths,
+  RolesFieldset,
+  type RoleRow,
+} from './template-roles.js';
+import type { EmailLanguage } from './types.js';
+import { ErrorMessage, StatusMessage, TextField } from './ui.js';
+import { useSubmit } from './use-submit.js';
+
+type Detail = Api.TemplateWithFields;
+
+const rowsOf = (roles: Api.TemplateRole[]): RoleRow[] =>
+  roles.map((r) => ({
+    key: r.id,
+    id: r.id,
+    name: r.name,
+    order: r.signingOrder?.toString() ?? '',
+  }));
+
+/**
+ * A template's name, message, e-mail language, signing order and roles, saved together by
+ * `PATCH /api/templates/{id}`: only what changed goes, and the roles as the whole new list. A
+ * removed role takes its fields with it, so saving that asks first.
+ */
+export function TemplateSettings(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
+  const { template, fields } = props.detail;
+  const [name, setName] = useState(template.name);
+  const [message, setMessage] = useState(template.signingMessage ?? '');
+  const [language, setLanguage] = useState(template.emailLanguage as EmailLanguage);
+  const [ordered, setOrdered] = useState(template.signingOrderEnabled === true);
+  const [roles, setRoles] = useState<RoleRow[]>(() => rowsOf(template.roles));
+  const [saved, setSaved] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const save = useSubmit();
+
+  const kept = new Set(roles.map((r) => r.id).filter(Boolean));
+  const lostFields = fields.filter((f) => !kept.has(f.roleId)).length;
+  const lostRoles = template.roles.filter((r) => !kept.has(r.id)).length;
+  const rolesInput = roles.map((r) => ({
+    ...(r.id ? { id: r.id } : {}),
+    name: r.name.trim(),
+    // Kept while the signing order is off too, so turning it on again finds the numbers.
+    ...(orderOf(r.order) !== undefined ? { signingOrder: orderOf(r.order) } : {}),
+  }));
+  const rolesChanged =
+    JSON.stringify(rolesInput) !==
+    JSON.stringify(
+      template.roles.map((r) => ({
+        id: r.id,
+        name: r.name,
+        ...(r.signingOrder !== null ? { signingOrder: r.signingOrder } : {}),
+      })),
+    );
+
+  function submit() {
+    setSaved(false);
+    setConfirming(false);
+    void save.submit(async () => {
+      const signingMessage = message.trim() === '' ? null : message;
+      const json: Api.TemplateEdit = {
+        ...(name !== template.name ? { name } : {}),
+        ...(signingMessage !== template.signingMessage ? { signingMessage } : {}),
+        ...(language !== template.emailLanguage ? { emailLanguage: language } : {}),
+        ...(ordered !== (template.signingOrderEnabled === true)
+          ? { signingOrderEnabled: ordered }
+          : {}),
+        ...(rolesChanged ? { roles: rolesInput } : {}),
+      };
+      if (Object.keys(json).length > 0) {
+        const result = await call('PATCH /api/templates/{templateId}', {
+          params: { templateId: template.id },
+          json,
+        });
+        // New roles have ids now: the form holds them as saved.
+        setRoles(rowsOf(result.template.roles));
+        props.onChanged(result);
+      }
+      setSaved(true);
+    });
+  }
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (lostFields > 0 && !confirming) {
+      setConfirming(true);
+      return;
+    }
+    submit();
+  }
+
+  const errors = plainErrors(save.errors);
+  const messageError = fieldError(errors, 'signingMessage', 'Message to the signees');
+  const known = ['name', 'signingMessage', 'emailLanguage', 'signingOrderEnabled'];
+  return (
+    <section className="card" aria-labelledby="template-settings">
+      <h2 id="template-settings">Settings and roles</h2>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <TextField
+          label="Template name"
+          value={name}
+          maxLength={255}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(errors, 'name', 'Template name')}
+        />
+        <div className="field">
+          <label className="field-label" htmlFor="template-message">
+            Message to the signees
+          </label>
+          <span className="field-hint" id="template-message-hint">
+            Shown in the invitation e-mail of every document made from it. Optional.
+          </span>
+          <textarea
+            id="template-message"
+            className={`text-input${messageError ? ' invalid' : ''}`}
+            rows={3}
+            maxLength={5000}
+            aria-invalid={messageError ? true : undefined}
+            aria-describedby={`template-message-hint${messageError ? ' template-message-error' : ''}`}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          {messageError && (
+            <span className="field-error" id="template-message-error">
+              {messageError}
+            </span>
+          )}
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="template-language">
+            E-mail language
+          </label>
+          <select
+            id="template-language"
+            className="text-input"
+            value={language}
+            onChange={(e) => setLanguage(e.target.value as EmailLanguage)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={ordered} onChange={(e) => setOrdered(e.target.checked)} />
+          <span>
+            Signing order
+            <span className="field-hint block">
+              Invite the roles one group after another, by their order number.
+            </span>
+          </span>
+        </label>
+        <RolesFieldset
+          roles={roles}
+          onChange={(next) => {
+            setRoles(next);
+            setConfirming(false);
+          }}
+          ordered={ordered}
+          errors={errors}
+          hint="Renaming a role keeps its fields; removing one removes the fields placed for it."
+        />
+        {confirming ? (
+          <span className="confirm" role="group" aria-label="Save and remove fields?">
+            <span className="confirm-question">
+              Saving removes {lostFields} {lostFields === 1 ? 'field' : 'fields'} placed for the
+              removed {lostRoles === 1 ? 'role' : 'roles'}. Save?
+            </span>
+            <button type="submit" className="button danger small" autoFocus disabled={save.busy}>
+              Yes, save
+            </button>
+            <button
+              type="button"
+              className="button secondary small"
+              onClick={() => setConfirming(false)}
+            >
+              Keep editing
+            </button>
+          </span>
+        ) : (
+          <button type="submit" className="button primary" disabled={save.busy}>
+            Save settings
+          </button>
+        )}
+        {otherErrors(errors, [...known, ...roleErrorPaths(roles)]).map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        <ErrorMessage error={save.message} />
+        {saved && <StatusMessage>Settings saved.</StatusMessage>}
+      </form>
+    </section>
+  );
+}

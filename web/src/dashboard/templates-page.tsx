@@ -1,0 +1,170 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type * as Api from '../../../server/src/api-types.js';
+import { asApiError } from './api.js';
+import { call } from './dashboard-api.js';
+import { NoTenant } from './layout.js';
+import { Link, navigate, useLocation } from './router.js';
+import { useSession } from './session.js';
+import type { ApiError } from '../shared/http.js';
+import { ErrorMessage, PageTitle, Time } from './ui.js';
+import { useLoad } from './use-load.js';
+
+const PAGE_SIZE = 20;
+
+type Loaded = { templates: Api.Template[]; nextCursor: string | null };
+
+/**
+ * `/app/templates`: the current tenant's templates, newest first, with a search box (its text in
+ * the URL, so back and reload keep it) and **Load more** adding the next page below.
+ */
+export function TemplatesPage() {
+  const { tenant } = useSession();
+  const { query } = useLocation();
+  const q = query.get('q') ?? '';
+  const [search, setSearch] = useState(q);
+  const first = useLoad(() => load(null), [tenant?.id, q]);
+  // Pages after the first, added below it by Load more; gone when the search changes.
+  const [more, setMore] = useState<Loaded | null>(null);
+  const [moreError, setMoreError] = useState<ApiError | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  useEffect(() => {
+    setSearch(q);
+    setMore(null);
+  }, [q, tenant?.id]);
+
+  async function load(cursor: string | null): Promise<Loaded | null> {
+    if (!tenant) return null;
+    const params = new URLSearchParams({ tenantId: tenant.id, limit: String(PAGE_SIZE) });
+    if (q.trim()) params.set('q', q.trim());
+    if (cursor) params.set('cursor', cursor);
+    return call('GET /api/templates', { query: params });
+  }
+
+  const list: Loaded | null = first.data && {
+    templates: [...first.data.templates, ...(more?.templates ?? [])],
+    nextCursor: more ? more.nextCursor : first.data.nextCursor,
+  };
+  const error = first.error ?? moreError;
+
+  async function loadMore() {
+    if (!list?.nextCursor) return;
+    setLoadingMore(true);
+    setMoreError(null);
+    try {
+      const page = await load(list.nextCursor);
+      if (page) {
+        setMore((m) => ({
+          templates: [...(m?.templates ?? []), ...page.templates],
+          nextCursor: page.nextCursor,
+        }));
+      }
+    } catch (err) {
+      setMoreError(asApiError(err));
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  const title = (
+    <PageTitle
+      actions={
+        <Link to="/app/templates/new" className="button primary">
+          New template
+        </Link>
+      }
+    >
+      Templates
+    </PageTitle>
+  );
+  if (!tenant) {
+    return (
+      <>
+        {title}
+        <NoTenant />
+      </>
+    );
+  }
+  function onSearch(event: FormEvent) {
+    event.preventDefault();
+    const params = new URLSearchParams();
+    if (search.trim()) params.set('q', search.trim());
+    navigate(`/app/templates${params.size > 0 ? `?${params}` : ''}`);
+  }
+
+  return (
+    <>
+      {title}
+      <p className="lead">
+        A template is a PDF with its fields placed for roles (such as Client or Landlord): use it
+        for one person, publish it as a direct link, or send it to many at once from a CSV file.
+      </p>
+      <div className="toolbar">
+        <form role="search" className="search-form" onSubmit={onSearch}>
+          <label className="field inline">
+            <span className="field-label">Search</span>
+            <input
+              type="search"
+              className="text-input compact"
+              placeholder="Template name"
+              aria-label="Search templates"
+              maxLength={200}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          </label>
+          <button type="submit" className="button secondary small">
+            Search
+          </button>
+        </form>
+      </div>
+      <ErrorMessage error={error} />
+      {!list && !error && <p className="loading">Loading…</p>}
+      {list && list.templates.length === 0 && (
+        <p className="empty">
+          {q.trim() ? `No template matches “${q.trim()}”.` : 'No templates yet.'}{' '}
+          {!q.trim() && <Link to="/app/templates/new">Create one</Link>}
+        </p>
+      )}
+      {list && list.templates.length > 0 && (
+        <div className="table-wrap card flush">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Roles</th>
+                <th scope="col">Direct link</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.templates.map((t) => (
+                <tr key={t.id}>
+                  <th scope="row">
+                    <Link to={`/app/templates/${t.id}`}>{t.name}</Link>
+                  </th>
+                  <td className="break">{t.roles.map((r) => r.name).join(', ')}</td>
+                  <td>{t.directLink.enabled ? 'On' : 'Off'}</td>
+                  <td>
+                    <Time value={t.createdAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list?.nextCursor && (
+        <div className="button-row pager">
+          <button
+            type="button"
+            className="button secondary"
+            disabled={loadingMore}
+            onClick={() => void loadMore()}
+          >
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,274 @@
+import { useId, useState, type FormEvent } from 'react';
+import type * as Api from '../../../server/src/api-types.js';
+import type { FieldError } from '../shared/http.js';
+import { asApiError, fieldError, otherErrors } from './api.js';
+import { call } from './dashboard-api.js';
+import { handOver } from './document-handover.js';
+import { navigate } from './router.js';
+import { LANGUAGES } from './settings-section.js';
+import { prefillLabels, type PrefillLabel } from './template-csv.js';
+import { plainErrors } from './template-roles.js';
+import type { EmailLanguage } from './types.js';
+import { ErrorMessage, TextField } from './ui.js';
+
+type Person = { name: string; email: string; language: EmailLanguage | '' };
+/** A prefill as typed: text, a dropdown option, `true`/`false` for a checkbox; '' is none. */
+type Prefill = Record<string, string>;
+
+/**
+ * "Use template": a person (name, e-mail, language) for each role and a value for each labelled
+ * field that can be prefilled, then **Create draft** or **Create and send**
+ * (`POST /api/templates/{id}/documents`). The new document's page opens, with the invitations'
+ * delivery results after a send.
+ */
+export function UseTemplateForm(props: { template: Api.Template; fields: Api.TemplateField[] }) {
+  const { template } = props;
+  const labels = prefillLabels(props.fields);
+  const [name, setName] = useState('');
+  const [people, setPeople] = useState<Person[]>(() =>
+    template.roles.map(() => ({ name: '', email: '', language: '' })),
+  );
+  const [prefill, setPrefill] = useState<Prefill>({});
+  const [busy, setBusy] = useState<'draft' | 'send' | null>(null);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  // Roles may have changed since the form was drawn: one person per role, always.
+  const rows = template.roles.map((_, i) => people[i] ?? { name: '', email: '', language: '' });
+  const update = (i: number, patch: Partial<Person>) =>
+    setPeople(rows.map((p, j) => (j === i ? { ...p, ...patch } : p)));
+
+  async function create(send: boolean) {
+    setBusy(send ? 'send' : 'draft');
+    setErrors([]);
+    setFailure(null);
+    try {
+      const values: Record<string, string | boolean> = {};
+      for (const l of labels) {
+        const v = prefill[l.label] ?? '';
+        if (v === '') continue;
+        values[l.label] = l.type === 'checkbox' ? v === 'true' : v;
+      }
+      const result = await call('POST /api/templates/{templateId}/documents', {
+        params: { templateId: template.id },
+        json: {
+          ...(name.trim() ? { name: name.trim() } : {}),
+          signees: rows.map((p, role) => ({
+            role,
+            name: p.name,
+            email: p.email,
+            ...(p.language ? { language: p.language } : {}),
+          })),
+          ...(Object.keys(values).length > 0 ? { prefill: values } : {}),
+          send,
+        },
+      });
+      handOver(result.document.id, {
+        notice: send
+          ? `Made from the template “${template.name}” and sent for signing.`
+          : `Made from the template “${template.name}” as a draft.`,
+        deliveries: result.deliveries ?? null,
+      });
+      navigate(`/app/documents/${result.document.id}`);
+    } catch (err) {
+      const e = asApiError(err);
+      const plain = plainErrors(e.fieldErrors);
+      setErrors(plain);
+      // A refusal such as too few credits or a role without a signature field: its reason.
+      if (e.code !== 'validation_failed' || plain.length === 0) {
+        const reason = e.message.replace(/[.\s]*$/, '.');
+        setFailure(`${send ? 'Not sent' : 'Not created'}: ${reason} Nothing was created.`);
+      }
+    } finally {
+      setBusy(null);
+    }
+  }
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void create(false);
+  }
+
+  const roleLabel = (i: number) => template.roles[i].name;
+  const known = [
+    'name',
+    'send',
+    ...rows.flatMap((_, i) =>
+      ['', '.name', '.email', '.language', '.role'].map((k) => `signees.${i}${k}`),
+    ),
+    ...labels.map((l) => `prefill.${l.label}`),
+  ];
+  return (
+    <section className="card" aria-labelledby="use-template">
+      <h2 id="use-template">Use template</h2>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <ErrorMessage error={failure} />
+        {otherErrors(errors, known).map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        {rows.map((person, i) => (
+          <fieldset key={template.roles[i].id} className="signees">
+            <legend>{roleLabel(i)}</legend>
+            <div className="person-row">
+              <TextField
+                label={`${roleLabel(i)} name`}
+                value={person.name}
+                maxLength={200}
+                autoComplete="off"
+                onChange={(e) => update(i, { name: e.target.value })}
+                error={fieldError(errors, `signees.${i}.name`, `${roleLabel(i)} name`)}
+              />
+              <TextField
+                label={`${roleLabel(i)} e-mail`}
+                type="email"
+                value={person.email}
+                maxLength={254}
+                autoComplete="off"
+                onChange={(e) => update(i, { email: e.target.value })}
+                error={
+                  fieldError(errors, `signees.${i}.email`, `${roleLabel(i)} e-mail`) ??
+                  fieldError(errors, `signees.${i}`, roleLabel(i))
+                }
+              />
+              <LanguageSelect
+                label={`${roleLabel(i)} language`}
+                value={person.language}
+                onChange={(language) => update(i, { language })}
+                error={fieldError(errors, `signees.${i}.language`, `${roleLabel(i)} language`)}
+              />
+            </div>
+          </fieldset>
+        ))}
+        {labels.length > 0 && (
+          <fieldset className="signees">
+            <legend>Prefill</legend>
+            <p className="field-hint">
+              Values put in the labelled fields before the document goes out. Leave one empty to
+              keep the field as placed.
+            </p>
+            {labels.map((l) => (
+              <PrefillInput
+                key={l.label}
+                field={l}
+                value={prefill[l.label] ?? ''}
+                onChange={(v) => setPrefill((p) => ({ ...p, [l.label]: v }))}
+                error={fieldError(errors, `prefill.${l.label}`, l.label)}
+              />
+            ))}
+          </fieldset>
+        )}
+        <TextField
+          label="Document name"
+          hint={`Optional: “${template.name}” otherwise.`}
+          value={name}
+          maxLength={255}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(errors, 'name', 'Document name')}
+        />
+        <div className="button-row">
+          <button type="submit" className="button secondary" disabled={busy !== null}>
+            {busy === 'draft' ? 'Creating…' : 'Create draft'}
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={busy !== null}
+            onClick={() => void create(true)}
+          >
+            {busy === 'send' ? 'Sending…' : 'Create and send'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function LanguageSelect(props: {
+  label: string;
+  value: EmailLanguage | '';
+  onChange: (value: EmailLanguage | '') => void;
+  error?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {props.label}
+      </label>
+      <select
+        id={id}
+        className={`text-input${props.error ? ' invalid' : ''}`}
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+        onChange={(e) => props.onChange(e.target.value as EmailLanguage | '')}
+      >
+        <option value="">The template’s language</option>
+        {LANGUAGES.map((l) => (
+          <option key={l.value} value={l.value}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+      {props.error && (
+        <span className="field-error" id={`${id}-error`}>
+          {props.error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+// A text box for a text field; a choice for a dropdown (its options) or a checkbox (ticked or
+// not); the empty choice leaves the field as placed.
+function PrefillInput(props: {
+  field: PrefillLabel;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  const { field } = props;
+  const id = useId();
+  if (field.type === 'text') {
+    return (
+      <TextField
+        label={field.label}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        error={props.error}
+      />
+    );
+  }
+  const choices =
+    field.type === 'checkbox'
+      ? [
+          { value: 'true', label: 'Ticked' },
+          { value: 'false', label: 'Not ticked' },
+        ]
+      : field.options.map((o) => ({ value: o, label: o }));
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {field.label}
+      </label>
+      <select
+        id={id}
+        className={`text-input${props.error ? ' invalid' : ''}`}
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? `${id}-error` : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        <option value="">As placed</option>
+        {choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+      {props.error && (
+        <span className="field-error" id={`${id}-error`}>
+          {props.error}
+        </span>
+      )}
+    </div>
+  );
+}
