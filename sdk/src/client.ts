@@ -1,6 +1,10 @@
 // A small typed client for the Signet API: fetch-based, authenticated with X-Api-Key, every
 // error surfaced as a SignetApiError carrying the problem+json fields.
 import type {
+  BulkSend,
+  BulkSendRow,
+  BulkSendRowInput,
+  BulkSendRowsPage,
   FromTemplateInput,
   FromTemplateResult,
   TemplateEdit,
@@ -37,51 +41,9 @@ import type {
 import type { paths } from './openapi-types.js';
 import type { WebhookEvent } from './verify-webhook.js';
 
-/**
- * Every endpoint the client calls, as method and OpenAPI path template. The client builds its
- * URLs from these, and a test checks each one against the service's /api/openapi.json.
- */
-export const SIGNET_API_ENDPOINTS = {
-  listTenants: ['GET', '/api/tenants'],
-  getMembership: ['GET', '/api/tenants/{tenantId}'],
-  createWebhook: ['POST', '/api/tenants/{tenantId}/webhooks'],
-  listWebhooks: ['GET', '/api/tenants/{tenantId}/webhooks'],
-  getWebhook: ['GET', '/api/tenants/{tenantId}/webhooks/{webhookId}'],
-  updateWebhook: ['PATCH', '/api/tenants/{tenantId}/webhooks/{webhookId}'],
-  deleteWebhook: ['DELETE', '/api/tenants/{tenantId}/webhooks/{webhookId}'],
-  rotateWebhookSecret: ['POST', '/api/tenants/{tenantId}/webhooks/{webhookId}/rotate-secret'],
-  listWebhookDeliveries: ['GET', '/api/tenants/{tenantId}/webhooks/{webhookId}/deliveries'],
-  redeliverEvent: [
-    'POST',
-    '/api/tenants/{tenantId}/webhooks/{webhookId}/deliveries/{eventId}/redeliver',
-  ],
-  listEvents: ['GET', '/api/events'],
-  quickCreate: ['POST', '/api/documents/quick-create'],
-  getDocument: ['GET', '/api/documents/{documentId}'],
-  getAuditCertificate: ['GET', '/api/documents/{documentId}/certificate'],
-  getFields: ['GET', '/api/documents/{documentId}/fields'],
-  putFields: ['PUT', '/api/documents/{documentId}/fields'],
-  listDocuments: ['GET', '/api/documents'],
-  sendForSigning: ['POST', '/api/documents/{documentId}/send-for-signing'],
-  retrySeal: ['POST', '/api/documents/{documentId}/seal'],
-  updateDocument: ['PATCH', '/api/documents/{documentId}'],
-  addSignee: ['POST', '/api/documents/{documentId}/signees'],
-  updateSignee: ['PATCH', '/api/documents/{documentId}/signees/{signeeId}'],
-  removeSignee: ['DELETE', '/api/documents/{documentId}/signees/{signeeId}'],
-  createFolder: ['POST', '/api/tenants/{tenantId}/folders'],
-  listFolders: ['GET', '/api/tenants/{tenantId}/folders'],
-  getFolder: ['GET', '/api/tenants/{tenantId}/folders/{folderId}'],
-  updateFolder: ['PATCH', '/api/tenants/{tenantId}/folders/{folderId}'],
-  deleteFolder: ['DELETE', '/api/tenants/{tenantId}/folders/{folderId}'],
-  createTemplate: ['POST', '/api/templates'],
-  saveAsTemplate: ['POST', '/api/documents/{documentId}/save-as-template'],
-  getTemplate: ['GET', '/api/templates/{templateId}'],
-  listTemplates: ['GET', '/api/templates'],
-  updateTemplate: ['PATCH', '/api/templates/{templateId}'],
-  putTemplateFields: ['PUT', '/api/templates/{templateId}/fields'],
-  deleteTemplate: ['DELETE', '/api/templates/{templateId}'],
-  createDocumentFromTemplate: ['POST', '/api/templates/{templateId}/documents'],
-} as const satisfies Record<string, readonly [string, string]>;
+import { SIGNET_API_ENDPOINTS } from './endpoints.js';
+
+export { SIGNET_API_ENDPOINTS };
 
 /** Name of an endpoint the client knows. */
 export type SignetEndpoint = keyof typeof SIGNET_API_ENDPOINTS;
@@ -436,6 +398,63 @@ export function createSignetClient(options: SignetClientOptions) {
         typed<FromTemplateResult>(
           call('createDocumentFromTemplate', { templateId }, {}, { json: input, ...options }),
         ),
+    },
+    bulkSends: {
+      /**
+       * Sends a template to every row of a CSV file (`csv`: its bytes) or of JSON `rows`; the
+       * rows go out in the background: follow them with `get` or `waitUntilCompleted`.
+       */
+      create: async (
+        templateId: string,
+        input: ({ csv: Uint8Array | Blob } | { rows: BulkSendRowInput[] }) & {
+          idempotencyKey?: string;
+        },
+      ) => {
+        const { idempotencyKey } = input;
+        let body: { form: FormData } | { json: { rows: BulkSendRowInput[] } };
+        if ('csv' in input) {
+          const form = new FormData();
+          const csv = input.csv instanceof Blob ? input.csv : new Blob([new Uint8Array(input.csv)]);
+          form.append('csv', csv, 'rows.csv');
+          body = { form };
+        } else body = { json: { rows: input.rows } };
+        return (
+          await typed<{ bulkSend: BulkSend }>(
+            call('createBulkSend', { templateId }, {}, { ...body, idempotencyKey }),
+          )
+        ).bulkSend;
+      },
+      /** A bulk send's progress. */
+      get: async (bulkSendId: string) =>
+        (await typed<{ bulkSend: BulkSend }>(call('getBulkSend', { bulkSendId }))).bulkSend,
+      /** A page of its rows in row order, e.g. `{status: 'failed'}` with why each failed. */
+      rows: (
+        bulkSendId: string,
+        query: { status?: BulkSendRow['status']; limit?: number; cursor?: string } = {},
+      ) => typed<BulkSendRowsPage>(call('listBulkSendRows', { bulkSendId }, query)),
+      /** A template's bulk sends, newest first. */
+      list: (templateId: string, query: { limit?: number; cursor?: string } = {}) =>
+        typed<{ bulkSends: BulkSend[]; nextCursor: string | null }>(
+          call('listBulkSends', { templateId }, query),
+        ),
+      /** Polls until the bulk send is completed (every `intervalMs`, 1 s by default). */
+      waitUntilCompleted: async (
+        bulkSendId: string,
+        options: { intervalMs?: number; timeoutMs?: number } = {},
+      ) => {
+        const deadline = Date.now() + (options.timeoutMs ?? 15 * 60_000);
+        for (;;) {
+          const bulk = (await typed<{ bulkSend: BulkSend }>(call('getBulkSend', { bulkSendId })))
+            .bulkSend;
+          if (bulk.status === 'completed') return bulk;
+          if (Date.now() > deadline) {
+            throw new Error(
+              `bulk send ${bulkSendId} not completed in time (${bulk.created} of ${bulk.total} created)`,
+            );
+          }
+          await new Promise((r) => setTimeout(r, options.intervalMs ?? 1000));
+        }
+      },
     },
   };
 }

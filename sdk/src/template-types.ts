@@ -92,3 +92,34 @@ export type FromTemplateResult = {
   fields: Field[];
   deliveries?: InvitationDelivery[];
 };
+
+/** A bulk send's progress (GET /api/bulk-sends/{id}). */
+export type BulkSend = {
+  id: string;
+  templateId: string;
+  status: 'queued' | 'running' | 'completed';
+  /** Rows in the file. */
+  total: number;
+  /** Rows whose document was created and sent. */
+  created: number;
+  /** Rows refused: `rows({status: 'failed'})` says why. */
+  failed: number;
+  createdAt: string;
+  finishedAt: string | null;
+  /** While the tenant's daily e-mail quota is spent: when rows go out again. */
+  waitingUntil: string | null;
+};
+
+/** One row of a bulk send: 1-based data row (the CSV header is not counted). */
+export type BulkSendRow = {
+  row: number;
+  status: 'pending' | 'created' | 'failed';
+  error: string | null;
+  documentId: string | null;
+};
+
+/** GET /api/bulk-sends/{id}/rows. */
+export type BulkSendRowsPage = { rows: BulkSendRow[]; nextCursor: string | null };
+
+/** One JSON row of a bulk send: what create-from-template takes, without `send`. */
+export type BulkSendRowInput = Pick<FromTemplateInput, 'signees' | 'prefill' | 'externalId'>;

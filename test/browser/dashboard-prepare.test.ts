@@ -122,7 +122,8 @@ describe.each(ENGINES)('dashboard: prepare fields on %s', (engine) => {
     await options.fill('Monthly\nYearly');
     await page.getByLabel('Label', { exact: true }).fill('Billing');
     await page.getByRole('button', { name: 'Save fields' }).click();
-    await expect.poll(() => saveState.textContent()).toBe('All changes saved');
+    // A cold service's first save reads the PDF's pages (a worker thread starting): up to 2 s here.
+    await expect.poll(() => saveState.textContent(), { timeout: 10_000 }).toBe('All changes saved');
     expect(await fieldsNow()).toMatchObject([
       { type: 'dropdown', page: 1, options: ['Monthly', 'Yearly'], required: false },
     ]);
@@ -254,7 +255,8 @@ describe.each(ENGINES)('dashboard: prepare fields on %s', (engine) => {
     await expect(saveState.textContent()).resolves.toBe('Unsaved changes');
 
     await page.getByRole('button', { name: 'Save fields' }).click();
-    await expect.poll(() => saveState.textContent()).toBe('All changes saved');
+    // Saves wait on the database and, on a cold service, a worker thread: not the UI.
+    await expect.poll(() => saveState.textContent(), { timeout: 10_000 }).toBe('All changes saved');
     const saved = await fieldsNow();
     expect(saved.map((f) => [f.type, f.page])).toEqual([
       ['dropdown', 1],

@@ -75,6 +75,41 @@ describe.each(ENGINES)('SDK templates against the live service on %s', (engine) 
     expect(await client.templates.get(id).catch((e: SignetApiError) => e.status)).toBe(404);
   });
 
+  it('bulk sends a CSV and JSON rows, and reads progress and failed rows', async () => {
+    const made = await client.templates.create({
+      tenantId,
+      file: makePdf({ pages: 1 }),
+      name: 'Offer',
+      roles: [{ name: 'Candidate' }],
+      fields: [{ role: 0, type: 'signature', page: 1, x: 72, y: 100, width: 160, height: 40 }],
+    });
+    const id = made.template.id;
+    const csv = new TextEncoder().encode(
+      'Candidate.email,Candidate.name\nann@example.com,Ann\nnot-an-address,Bob\n',
+    );
+    const bulk = await client.bulkSends.create(id, { csv });
+    expect(bulk).toMatchObject({ templateId: id, total: 2 });
+    const done = await client.bulkSends.waitUntilCompleted(bulk.id, { intervalMs: 100 });
+    expect(done).toMatchObject({ status: 'completed', created: 1, failed: 1 });
+    const failed = await client.bulkSends.rows(bulk.id, { status: 'failed' });
+    expect(failed.rows).toEqual([
+      {
+        row: 2,
+        status: 'failed',
+        error: expect.stringContaining('Candidate.email'),
+        documentId: null,
+      },
+    ]);
+    const json = await client.bulkSends.create(id, {
+      rows: [{ signees: [{ role: 'Candidate', email: 'cy@example.com', name: 'Cy' }] }],
+    });
+    expect((await client.bulkSends.waitUntilCompleted(json.id, { intervalMs: 100 })).created).toBe(
+      1,
+    );
+    const list = await client.bulkSends.list(id);
+    expect(list.bulkSends.map((b) => b.id)).toEqual([json.id, bulk.id]);
+  });
+
   it('saves a draft as a template', async () => {
     const draft = await quickCreate(ctx, apiKey, { tenantId });
     const saved = await client.documents.saveAsTemplate(draft.body.document.id, {

@@ -37,10 +37,13 @@ const checks: { [name: string]: true } = {
   TemplateEdit: true as Same<Sdk.TemplateEdit, Api.TemplateEdit>,
   FromTemplateInput: true as Same<Sdk.FromTemplateInput, Api.FromTemplateInput>,
   FromTemplateResult: true as Same<Sdk.FromTemplateResult, Api.FromTemplateResult>,
+  BulkSend: true as Same<Sdk.BulkSend, Api.BulkSend>,
+  BulkSendRow: true as Same<Sdk.BulkSendRow, Api.BulkSendRow>,
+  BulkSendRowsPage: true as Same<Sdk.BulkSendRowsPage, Api.BulkSendRowsPage>,
 };
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(27);
+    expect(Object.keys(checks)).toHaveLength(30);
   });
 });
