@@ -1882,8 +1882,6 @@ export interface components {
         TemplateField: {
             /** Format: uuid */
             id: string;
-            /** Format: uuid */
-            roleId: string;
             /** @enum {string} */
             type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
             page: number;
@@ -1895,6 +1893,8 @@ export interface components {
             label: string | null;
             options: string[] | null;
             value: string | boolean | null;
+            /** Format: uuid */
+            roleId: string;
         };
         /**
          * @example {

@@ -32,10 +32,9 @@ import {
 import { placedFields, prepareFields } from '../fields/quick-create-fields.js';
 import { presentField } from '../fields/fields.service.js';
 
-/** Documents: quick-create, retrieval, listing, sending, reminders, cancel, delete, files. */
-export function registerDocumentRoutes(app: App, deps: AppDeps) {
-  const onRequest = deps.auth.requireVerifiedUser;
-  const d: SendingDeps = {
+/** What the sending services need, from the app's dependencies. */
+export function sendingDepsOf(deps: AppDeps): SendingDeps {
+  return {
     db: deps.db,
     storage: deps.storage,
     config: deps.config,
@@ -43,6 +42,12 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
     mailFrom: deps.config.mailFrom,
     wakeJobs: () => deps.jobs.wake(),
   };
+}
+
+/** Documents: quick-create, retrieval, listing, sending, reminders, cancel, delete, files. */
+export function registerDocumentRoutes(app: App, deps: AppDeps) {
+  const onRequest = deps.auth.requireVerifiedUser;
+  const d = sendingDepsOf(deps);
   const tags = ['documents'];
   const withSignees = (r: { document: DocumentRow; signees: SigneeRow[] }) => ({
     document: documents.presentDocument(d, r.document),

@@ -7,7 +7,7 @@ import type { App, AppDeps } from '../../http/types.js';
 import { AppError, validationError, type FieldError } from '../../lib/errors.js';
 import { documentParams, fieldErrorsOf } from '../documents/documents.schemas.js';
 import * as documents from '../documents/documents.service.js';
-import type { SendingDeps } from '../documents/sending.service.js';
+import { sendingDepsOf } from '../documents/documents.routes.js';
 import {
   quickCreateErrors,
   readQuickCreateParts,
@@ -61,14 +61,7 @@ function templatePartsOf(raw: Record<string, string>) {
 /** Templates (decisions §11): create, save a draft as one, read, list, edit, fields, delete, use. */
 export function registerTemplateRoutes(app: App, deps: AppDeps) {
   const onRequest = deps.auth.requireVerifiedUser;
-  const d: SendingDeps = {
-    db: deps.db,
-    storage: deps.storage,
-    config: deps.config,
-    transport: deps.mailTransport,
-    mailFrom: deps.config.mailFrom,
-    wakeJobs: () => deps.jobs.wake(),
-  };
+  const d = sendingDepsOf(deps);
   const tags = ['templates'];
   const answer = (row: Parameters<typeof templates.presentTemplateWithFields>[1]) =>
     templates.presentTemplateWithFields(d, row);

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { FIELD_TYPES } from '../fields/field-types.js';
-import { MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
+import { fieldSchema, MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
 import {
   deliverySchema,
   documentSchema,
@@ -8,7 +7,6 @@ import {
   pdfPart,
   signeeSchema,
 } from '../documents/documents.schemas.js';
-import { fieldSchema } from '../fields/fields.schemas.js';
 import { emailLanguages } from '../tenants/tenants.schemas.js';
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
@@ -50,21 +48,9 @@ export const templateSchema = z
   .meta({ id: 'Template' });
 
 /** A field of a template: placed for a role; `value` is prefilled on every document made. */
-export const templateFieldSchema = z
-  .object({
-    id: z.uuid(),
-    roleId: z.uuid(),
-    type: z.enum(FIELD_TYPES),
-    page: z.number().int(),
-    x: z.number(),
-    y: z.number(),
-    width: z.number(),
-    height: z.number(),
-    required: z.boolean(),
-    label: z.string().nullable(),
-    options: z.array(z.string()).nullable(),
-    value: z.union([z.string(), z.boolean()]).nullable(),
-  })
+export const templateFieldSchema = fieldSchema
+  .omit({ signeeId: true, filledAt: true })
+  .extend({ roleId: z.uuid() })
   .meta({ id: 'TemplateField' });
 
 /** A template with its fields: what the template routes answer. */

@@ -13,7 +13,12 @@ import { searchTerm, searchTextOf } from '../documents/search-text.js';
 import type { PageSize } from '../fields/field-types.js';
 import { decodeFields, encodeFields, listFields, type FieldRow } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
-import { documentPageSizes, fieldRows, replacementFields } from '../fields/fields.service.js';
+import {
+  documentPageSizes,
+  fieldRows,
+  presentField,
+  replacementFields,
+} from '../fields/fields.service.js';
 import { templateFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import { findTenant } from '../tenants/tenants.repo.js';
@@ -77,20 +82,8 @@ export function presentTemplate(deps: TemplateDeps, t: repo.TemplateRow) {
 
 /** The API form of a template's field: the Field resource with its role for a signee. */
 export function presentTemplateField(f: FieldRow) {
-  return {
-    id: f.id,
-    roleId: f.signee_id,
-    type: f.type,
-    page: f.page,
-    x: f.x,
-    y: f.y,
-    width: f.width,
-    height: f.height,
-    required: f.required,
-    label: f.label,
-    options: f.options,
-    value: f.value,
-  };
+  const { signeeId: _signee, filledAt: _filled, ...field } = presentField(f);
+  return { ...field, roleId: f.signee_id };
 }
 
 /** A template with its fields, in the API's form. */
