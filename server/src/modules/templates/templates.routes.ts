@@ -221,7 +221,6 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
         await templates.updateTemplate(d, {
           templateId: request.params.templateId,
           userId: principalOf(request).userId,
-          origin: originOf(request),
           ...request.body,
         }),
       ),

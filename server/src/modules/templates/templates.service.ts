@@ -4,7 +4,6 @@ import type { Db } from '../../db/handle.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError, validationError, type FieldError } from '../../lib/errors.js';
 import { hashSecret, newId, nowIso } from '../../lib/ids.js';
-import { recordAudit, type RequestOrigin } from '../documents/audit.repo.js';
 import type { StoredUpload } from '../documents/documents.service.js';
 import { readableDocument } from '../documents/documents.service.js';
 import * as documentsRepo from '../documents/documents.repo.js';
@@ -336,7 +335,6 @@ export async function updateTemplate(
     name?: string;
     roles?: RoleInput[];
     directLink?: { enabled: boolean };
-    origin: RequestOrigin;
   },
 ) {
   const template = await readableTemplate(deps.db, { ...input, action: 'template.manage' });
@@ -453,4 +451,3 @@ export async function deleteTemplate(
   await releaseTemplateFile(deps, template.id);
 }
 
-export { recordAudit };
