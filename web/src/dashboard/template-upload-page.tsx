@@ -12,6 +12,7 @@ import {
   type RoleRow,
 } from './template-roles.js';
 import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import { PdfFileField } from './upload-page.js';
 import { useSubmit } from './use-submit.js';
 
 /**
@@ -60,28 +61,7 @@ export function TemplateUploadPage() {
         {otherErrors(errors, known).map((e) => (
           <ErrorMessage key={e.path} error={e.message} />
         ))}
-        <div className="field">
-          <label className="field-label" htmlFor="template-file">
-            PDF file
-          </label>
-          <span className="field-hint" id="template-file-hint">
-            A PDF under 50 MiB.
-          </span>
-          <input
-            id="template-file"
-            type="file"
-            accept="application/pdf,.pdf"
-            className={`text-input${fileError ? ' invalid' : ''}`}
-            aria-describedby={`template-file-hint${fileError ? ' template-file-error' : ''}`}
-            aria-invalid={fileError ? true : undefined}
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
-          {fileError && (
-            <span className="field-error" id="template-file-error">
-              {fileError}
-            </span>
-          )}
-        </div>
+        <PdfFileField id="template-file" error={fileError} onChange={setFile} />
         <TextField
           label="Template name"
           value={name}

@@ -4,12 +4,32 @@ import { fieldError, otherErrors } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
-import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import { ErrorMessage, Field, PageTitle, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
 type SigneeRow = { key: number; email: string; name: string };
 let nextKey = 1;
 const emptyRow = (): SigneeRow => ({ key: nextKey++, email: '', name: '' });
+
+/** The PDF to upload, with its hint and its error. */
+export function PdfFileField(props: {
+  id: string;
+  error?: string;
+  onChange: (file: File | null) => void;
+}) {
+  return (
+    <Field id={props.id} label="PDF file" hint="A PDF under 50 MiB." error={props.error}>
+      {(control) => (
+        <input
+          {...control}
+          type="file"
+          accept="application/pdf,.pdf"
+          onChange={(e) => props.onChange(e.target.files?.[0] ?? null)}
+        />
+      )}
+    </Field>
+  );
+}
 
 /**
  * Upload a PDF with its signees (quick-create). The service checks everything; its 422 paths
@@ -64,28 +84,7 @@ export function UploadPage() {
         {otherErrors(upload.errors, known).map((e) => (
           <ErrorMessage key={e.path} error={e.message} />
         ))}
-        <div className="field">
-          <label className="field-label" htmlFor="upload-file">
-            PDF file
-          </label>
-          <span className="field-hint" id="upload-file-hint">
-            A PDF under 50 MiB.
-          </span>
-          <input
-            id="upload-file"
-            type="file"
-            accept="application/pdf,.pdf"
-            className={`text-input${fileError ? ' invalid' : ''}`}
-            aria-describedby={`upload-file-hint${fileError ? ' upload-file-error' : ''}`}
-            aria-invalid={fileError ? true : undefined}
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
-          {fileError && (
-            <span className="field-error" id="upload-file-error">
-              {fileError}
-            </span>
-          )}
-        </div>
+        <PdfFileField id="upload-file" error={fileError} onChange={setFile} />
         <TextField
           label="Document name"
           hint="Optional: the file name is used otherwise."
@@ -93,24 +92,11 @@ export function UploadPage() {
           onChange={(e) => setName(e.target.value)}
           error={err('name', 'Document name')}
         />
-        <div className="field">
-          <label className="field-label" htmlFor="signing-message">
-            Message to signees
-          </label>
-          <textarea
-            id="signing-message"
-            className={`text-input${messageError ? ' invalid' : ''}`}
-            aria-invalid={messageError ? true : undefined}
-            aria-describedby={messageError ? 'signing-message-error' : undefined}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-          />
-          {messageError && (
-            <span className="field-error" id="signing-message-error">
-              {messageError}
-            </span>
+        <Field id="signing-message" label="Message to signees" error={messageError}>
+          {(control) => (
+            <textarea {...control} value={message} onChange={(e) => setMessage(e.target.value)} />
           )}
-        </div>
+        </Field>
         <fieldset className="signees">
           <legend>Signees</legend>
           {err('signees') && (
