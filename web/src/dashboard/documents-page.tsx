@@ -7,11 +7,11 @@ import {
   folderPath,
   loadAllFolders,
 } from './folders.js';
-import { NoTenant } from './layout.js';
+import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import { DOCUMENT_STATUSES, type Folder, type SignetDocument } from './types.js';
-import { ErrorMessage, PageTitle, SearchForm, StatusBadge, StatusMessage, Time } from './ui.js';
+import { ErrorMessage, SearchForm, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useRowActions } from './use-row-actions.js';
 
@@ -53,24 +53,11 @@ export function DocumentsPage() {
   useEffect(() => setSearch(view.q), [view.q]);
 
   const title = (
-    <PageTitle
-      actions={
-        <Link to="/app/documents/new" className="button primary">
-          Upload a document
-        </Link>
-      }
-    >
+    <ListTitle newTo="/app/documents/new" newLabel="Upload a document">
       Documents
-    </PageTitle>
+    </ListTitle>
   );
-  if (!tenant) {
-    return (
-      <>
-        {title}
-        <NoTenant />
-      </>
-    );
-  }
+  if (!tenant) return <NoTenant title={title} />;
 
   function go(next: Partial<View> & { cursor?: string | null }) {
     const v = { ...view, ...next };

@@ -2,11 +2,11 @@ import { useEffect, useState } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
 import { asApiError } from './api.js';
 import { call } from './dashboard-api.js';
-import { NoTenant } from './layout.js';
+import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { ApiError } from '../shared/http.js';
-import { ErrorMessage, PageTitle, SearchForm, Time } from './ui.js';
+import { ErrorMessage, SearchForm, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 const PAGE_SIZE = 20;
@@ -66,24 +66,11 @@ export function TemplatesPage() {
   }
 
   const title = (
-    <PageTitle
-      actions={
-        <Link to="/app/templates/new" className="button primary">
-          New template
-        </Link>
-      }
-    >
+    <ListTitle newTo="/app/templates/new" newLabel="New template">
       Templates
-    </PageTitle>
+    </ListTitle>
   );
-  if (!tenant) {
-    return (
-      <>
-        {title}
-        <NoTenant />
-      </>
-    );
-  }
+  if (!tenant) return <NoTenant title={title} />;
   function onSearch() {
     const params = new URLSearchParams();
     if (search.trim()) params.set('q', search.trim());
