@@ -3,8 +3,13 @@ import type * as Api from '../../../server/src/api-types.js';
 import type { FieldError } from '../shared/http.js';
 import { call } from './dashboard-api.js';
 import { fieldError, otherErrors } from './api.js';
-import { LANGUAGES } from './settings-section.js';
-import type { EmailLanguage, Signee } from './types.js';
+import {
+  SETTINGS_PATHS,
+  SettingsFields,
+  settingsChanges,
+  settingsValues,
+} from './settings-fields.js';
+import type { Signee } from './types.js';
 import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
@@ -51,25 +56,14 @@ export function DraftEditor(props: { detail: Detail; onChanged: (detail: Detail)
 
 function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
   const doc = props.detail.document;
-  const [name, setName] = useState(doc.name);
-  const [message, setMessage] = useState(doc.signingMessage ?? '');
-  const [language, setLanguage] = useState(doc.emailLanguage as EmailLanguage);
-  const [ordered, setOrdered] = useState(doc.signingOrderEnabled === true);
+  const [values, setValues] = useState(() => settingsValues(doc));
   const [saved, setSaved] = useState(false);
   const save = useSubmit();
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setSaved(false);
     void save.submit(async () => {
-      // Only what the form changed: a setting left alone keeps its value (an unset signing
-      // order stays unset rather than becoming false).
-      const signingMessage = message.trim() === '' ? null : message;
-      const json = {
-        ...(name !== doc.name ? { name } : {}),
-        ...(signingMessage !== doc.signingMessage ? { signingMessage } : {}),
-        ...(language !== doc.emailLanguage ? { emailLanguage: language } : {}),
-        ...(ordered !== (doc.signingOrderEnabled === true) ? { signingOrderEnabled: ordered } : {}),
-      };
+      const json = settingsChanges(doc, values);
       if (Object.keys(json).length === 0) {
         setSaved(true);
         return;
@@ -82,72 +76,26 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
       setSaved(true);
     });
   }
-  const fields = ['name', 'signingMessage', 'emailLanguage', 'signingOrderEnabled'];
-  const messageError = fieldError(save.errors, 'signingMessage', 'Message to the signees');
   return (
     <section className="card" aria-labelledby="edit-draft">
       <h2 id="edit-draft">Edit draft</h2>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Document name"
-          value={name}
-          maxLength={255}
-          onChange={(e) => setName(e.target.value)}
-          error={fieldError(save.errors, 'name', 'Document name')}
+        <SettingsFields
+          values={values}
+          onChange={setValues}
+          errors={save.errors}
+          words={{
+            nameLabel: 'Document name',
+            messageId: 'signing-message',
+            messageHint: 'Shown in the invitation e-mail. Optional.',
+            languageId: 'draft-language',
+            orderHint: 'Invite the signees one group after another, by their order number.',
+          }}
         />
-        <div className="field">
-          <label className="field-label" htmlFor="signing-message">
-            Message to the signees
-          </label>
-          <span className="field-hint" id="signing-message-hint">
-            Shown in the invitation e-mail. Optional.
-          </span>
-          <textarea
-            id="signing-message"
-            className={`text-input${messageError ? ' invalid' : ''}`}
-            rows={3}
-            maxLength={5000}
-            aria-invalid={messageError ? true : undefined}
-            aria-describedby={`signing-message-hint${messageError ? ' signing-message-error' : ''}`}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-          />
-          {messageError && (
-            <span className="field-error" id="signing-message-error">
-              {messageError}
-            </span>
-          )}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor="draft-language">
-            E-mail language
-          </label>
-          <select
-            id="draft-language"
-            className="text-input"
-            value={language}
-            onChange={(e) => setLanguage(e.target.value as EmailLanguage)}
-          >
-            {LANGUAGES.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <label className="check">
-          <input type="checkbox" checked={ordered} onChange={(e) => setOrdered(e.target.checked)} />
-          <span>
-            Signing order
-            <span className="field-hint block">
-              Invite the signees one group after another, by their order number.
-            </span>
-          </span>
-        </label>
         <button type="submit" className="button primary" disabled={save.busy}>
           Save changes
         </button>
-        {otherErrors(save.errors, fields).map((e) => (
+        {otherErrors(save.errors, SETTINGS_PATHS).map((e) => (
           <ErrorMessage key={e.path} error={e.message} />
         ))}
         <ErrorMessage error={save.message} />

@@ -1,4 +1,4 @@
-import { useEffect, useState, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import { call } from './dashboard-api.js';
 import {
   DOCUMENT_DRAG_TYPE,
@@ -7,11 +7,11 @@ import {
   folderPath,
   loadAllFolders,
 } from './folders.js';
-import { NoTenant } from './layout.js';
+import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import { DOCUMENT_STATUSES, type Folder, type SignetDocument } from './types.js';
-import { ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
+import { ErrorMessage, SearchForm, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useRowActions } from './use-row-actions.js';
 
@@ -53,24 +53,11 @@ export function DocumentsPage() {
   useEffect(() => setSearch(view.q), [view.q]);
 
   const title = (
-    <PageTitle
-      actions={
-        <Link to="/app/documents/new" className="button primary">
-          Upload a document
-        </Link>
-      }
-    >
+    <ListTitle newTo="/app/documents/new" newLabel="Upload a document">
       Documents
-    </PageTitle>
+    </ListTitle>
   );
-  if (!tenant) {
-    return (
-      <>
-        {title}
-        <NoTenant />
-      </>
-    );
-  }
+  if (!tenant) return <NoTenant title={title} />;
 
   function go(next: Partial<View> & { cursor?: string | null }) {
     const v = { ...view, ...next };
@@ -108,8 +95,7 @@ export function DocumentsPage() {
     : view.folderId
       ? folderPath(allFolders, view.folderId) || 'Folder'
       : 'All documents';
-  function onSearch(event: FormEvent) {
-    event.preventDefault();
+  function onSearch() {
     go({ q: search, cursor: null });
   }
 
@@ -131,23 +117,13 @@ export function DocumentsPage() {
         <div className="documents-main">
           <h2 className="documents-heading">{heading}</h2>
           <div className="toolbar">
-            <form role="search" className="search-form" onSubmit={onSearch}>
-              <label className="field inline">
-                <span className="field-label">Search</span>
-                <input
-                  type="search"
-                  className="text-input compact"
-                  placeholder="Name, signee or e-mail"
-                  aria-label="Search documents"
-                  maxLength={200}
-                  value={search}
-                  onChange={(e) => setSearch(e.target.value)}
-                />
-              </label>
-              <button type="submit" className="button secondary small">
-                Search
-              </button>
-            </form>
+            <SearchForm
+              value={search}
+              onChange={setSearch}
+              onSearch={onSearch}
+              placeholder="Name, signee or e-mail"
+              accessibleLabel="Search documents"
+            />
             <label className="field inline">
               <span className="field-label">Status</span>
               <select

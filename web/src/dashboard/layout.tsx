@@ -4,6 +4,7 @@ import { ResendVerification } from './resend-verification.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { Meta } from './types.js';
+import { PageTitle } from './ui.js';
 
 const NAV = [
   { to: '/app/documents', label: 'Documents' },
@@ -171,11 +172,29 @@ export function Layout(props: { children: ReactNode }) {
   );
 }
 
-/** Shown on tenant pages when the user has no tenant yet. */
-export function NoTenant() {
+/** Shown on tenant pages when the user has no tenant yet, under the page's `title` if given. */
+export function NoTenant(props: { title?: ReactNode }) {
   return (
-    <p className="empty">
-      You do not belong to a tenant yet. <Link to="/app/tenants">Create a tenant</Link> first.
-    </p>
+    <>
+      {props.title}
+      <p className="empty">
+        You do not belong to a tenant yet. <Link to="/app/tenants">Create a tenant</Link> first.
+      </p>
+    </>
+  );
+}
+
+/** A list page's title with its button to the page that makes a new one. */
+export function ListTitle(props: { children: string; newTo: string; newLabel: string }) {
+  return (
+    <PageTitle
+      actions={
+        <Link to={props.newTo} className="button primary">
+          {props.newLabel}
+        </Link>
+      }
+    >
+      {props.children}
+    </PageTitle>
   );
 }

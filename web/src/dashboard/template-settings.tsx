@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
-import { fieldError, otherErrors } from './api.js';
+import { otherErrors } from './api.js';
 import { call } from './dashboard-api.js';
-import { LANGUAGES } from './settings-section.js';
 import {
   orderOf,
   plainErrors,
@@ -10,8 +9,13 @@ import {
   RolesFieldset,
   type RoleRow,
 } from './template-roles.js';
-import type { EmailLanguage } from './types.js';
-import { ErrorMessage, StatusMessage, TextField } from './ui.js';
+import {
+  SETTINGS_PATHS,
+  SettingsFields,
+  settingsChanges,
+  settingsValues,
+} from './settings-fields.js';
+import { ErrorMessage, StatusMessage } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
 type Detail = Api.TemplateWithFields;
@@ -31,10 +35,8 @@ const rowsOf = (roles: Api.TemplateRole[]): RoleRow[] =>
  */
 export function TemplateSettings(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
   const { template, fields } = props.detail;
-  const [name, setName] = useState(template.name);
-  const [message, setMessage] = useState(template.signingMessage ?? '');
-  const [language, setLanguage] = useState(template.emailLanguage as EmailLanguage);
-  const [ordered, setOrdered] = useState(template.signingOrderEnabled === true);
+  const [values, setValues] = useState(() => settingsValues(template));
+  const { ordered } = values;
   const [roles, setRoles] = useState<RoleRow[]>(() => rowsOf(template.roles));
   const [saved, setSaved] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -63,14 +65,8 @@ export function TemplateSettings(props: { detail: Detail; onChanged: (detail: De
     setSaved(false);
     setConfirming(false);
     void save.submit(async () => {
-      const signingMessage = message.trim() === '' ? null : message;
       const json: Api.TemplateEdit = {
-        ...(name !== template.name ? { name } : {}),
-        ...(signingMessage !== template.signingMessage ? { signingMessage } : {}),
-        ...(language !== template.emailLanguage ? { emailLanguage: language } : {}),
-        ...(ordered !== (template.signingOrderEnabled === true)
-          ? { signingOrderEnabled: ordered }
-          : {}),
+        ...settingsChanges(template, values),
         ...(rolesChanged ? { roles: rolesInput } : {}),
       };
       if (Object.keys(json).length > 0) {
@@ -95,68 +91,22 @@ export function TemplateSettings(props: { detail: Detail; onChanged: (detail: De
   }
 
   const errors = plainErrors(save.errors);
-  const messageError = fieldError(errors, 'signingMessage', 'Message to the signees');
-  const known = ['name', 'signingMessage', 'emailLanguage', 'signingOrderEnabled'];
   return (
     <section className="card" aria-labelledby="template-settings">
       <h2 id="template-settings">Settings and roles</h2>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Template name"
-          value={name}
-          maxLength={255}
-          onChange={(e) => setName(e.target.value)}
-          error={fieldError(errors, 'name', 'Template name')}
+        <SettingsFields
+          values={values}
+          onChange={setValues}
+          errors={errors}
+          words={{
+            nameLabel: 'Template name',
+            messageId: 'template-message',
+            messageHint: 'Shown in the invitation e-mail of every document made from it. Optional.',
+            languageId: 'template-language',
+            orderHint: 'Invite the roles one group after another, by their order number.',
+          }}
         />
-        <div className="field">
-          <label className="field-label" htmlFor="template-message">
-            Message to the signees
-          </label>
-          <span className="field-hint" id="template-message-hint">
-            Shown in the invitation e-mail of every document made from it. Optional.
-          </span>
-          <textarea
-            id="template-message"
-            className={`text-input${messageError ? ' invalid' : ''}`}
-            rows={3}
-            maxLength={5000}
-            aria-invalid={messageError ? true : undefined}
-            aria-describedby={`template-message-hint${messageError ? ' template-message-error' : ''}`}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-          />
-          {messageError && (
-            <span className="field-error" id="template-message-error">
-              {messageError}
-            </span>
-          )}
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor="template-language">
-            E-mail language
-          </label>
-          <select
-            id="template-language"
-            className="text-input"
-            value={language}
-            onChange={(e) => setLanguage(e.target.value as EmailLanguage)}
-          >
-            {LANGUAGES.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <label className="check">
-          <input type="checkbox" checked={ordered} onChange={(e) => setOrdered(e.target.checked)} />
-          <span>
-            Signing order
-            <span className="field-hint block">
-              Invite the roles one group after another, by their order number.
-            </span>
-          </span>
-        </label>
         <RolesFieldset
           roles={roles}
           onChange={(next) => {
@@ -189,7 +139,7 @@ export function TemplateSettings(props: { detail: Detail; onChanged: (detail: De
             Save settings
           </button>
         )}
-        {otherErrors(errors, [...known, ...roleErrorPaths(roles)]).map((e) => (
+        {otherErrors(errors, [...SETTINGS_PATHS, ...roleErrorPaths(roles)]).map((e) => (
           <ErrorMessage key={e.path} error={e.message} />
         ))}
         <ErrorMessage error={save.message} />

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldError, otherErrors } from './api.js';
 import { call } from './dashboard-api.js';
 import { NoTenant } from './layout.js';
-import { Link, navigate } from './router.js';
+import { navigate } from './router.js';
 import { useSession } from './session.js';
 import {
   emptyRole,
@@ -11,7 +11,8 @@ import {
   RolesFieldset,
   type RoleRow,
 } from './template-roles.js';
-import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import { TextField } from './ui.js';
+import { PdfFileField, UploadForm } from './upload-page.js';
 import { useSubmit } from './use-submit.js';
 
 /**
@@ -50,69 +51,35 @@ export function TemplateUploadPage() {
   }
 
   return (
-    <>
-      <PageTitle>New template</PageTitle>
-      <p>
-        <Link to="/app/templates">← All templates</Link>
-      </p>
-      <form className="card form" onSubmit={onSubmit} noValidate>
-        <ErrorMessage error={upload.message} />
-        {otherErrors(errors, known).map((e) => (
-          <ErrorMessage key={e.path} error={e.message} />
-        ))}
-        <div className="field">
-          <label className="field-label" htmlFor="template-file">
-            PDF file
-          </label>
-          <span className="field-hint" id="template-file-hint">
-            A PDF under 50 MiB.
+    <UploadForm
+      title="New template"
+      back={{ to: '/app/templates', label: '← All templates' }}
+      onSubmit={onSubmit}
+      upload={upload}
+      otherErrors={otherErrors(errors, known)}
+      submitLabel="Create template"
+    >
+      <PdfFileField id="template-file" error={fileError} onChange={setFile} />
+      <TextField
+        label="Template name"
+        value={name}
+        maxLength={255}
+        onChange={(e) => setName(e.target.value)}
+        error={
+          fieldError(errors, 'name', 'Template name') ?? fieldError(errors, 'template', 'Template')
+        }
+      />
+      <RolesFieldset roles={roles} onChange={setRoles} ordered={false} errors={errors} />
+      <label className="check">
+        <input type="checkbox" checked={textTags} onChange={(e) => setTextTags(e.target.checked)} />
+        <span>
+          Place fields from text tags in the PDF
+          <span className="field-hint block">
+            Tags such as {'{{signature:1}}'} in the PDF’s text become fields, the number being the
+            role (1 for the first). Otherwise place the fields on the template’s page.
           </span>
-          <input
-            id="template-file"
-            type="file"
-            accept="application/pdf,.pdf"
-            className={`text-input${fileError ? ' invalid' : ''}`}
-            aria-describedby={`template-file-hint${fileError ? ' template-file-error' : ''}`}
-            aria-invalid={fileError ? true : undefined}
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
-          {fileError && (
-            <span className="field-error" id="template-file-error">
-              {fileError}
-            </span>
-          )}
-        </div>
-        <TextField
-          label="Template name"
-          value={name}
-          maxLength={255}
-          onChange={(e) => setName(e.target.value)}
-          error={
-            fieldError(errors, 'name', 'Template name') ??
-            fieldError(errors, 'template', 'Template')
-          }
-        />
-        <RolesFieldset roles={roles} onChange={setRoles} ordered={false} errors={errors} />
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={textTags}
-            onChange={(e) => setTextTags(e.target.checked)}
-          />
-          <span>
-            Place fields from text tags in the PDF
-            <span className="field-hint block">
-              Tags such as {'{{signature:1}}'} in the PDF’s text become fields, the number being the
-              role (1 for the first). Otherwise place the fields on the template’s page.
-            </span>
-          </span>
-        </label>
-        <div className="button-row">
-          <button type="submit" className="button primary" disabled={upload.busy}>
-            {upload.busy ? 'Uploading…' : 'Create template'}
-          </button>
-        </div>
-      </form>
-    </>
+        </span>
+      </label>
+    </UploadForm>
   );
 }

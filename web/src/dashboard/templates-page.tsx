@@ -1,12 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
 import { asApiError } from './api.js';
 import { call } from './dashboard-api.js';
-import { NoTenant } from './layout.js';
+import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { ApiError } from '../shared/http.js';
-import { ErrorMessage, PageTitle, Time } from './ui.js';
+import { ErrorMessage, SearchForm, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 const PAGE_SIZE = 20;
@@ -66,26 +66,12 @@ export function TemplatesPage() {
   }
 
   const title = (
-    <PageTitle
-      actions={
-        <Link to="/app/templates/new" className="button primary">
-          New template
-        </Link>
-      }
-    >
+    <ListTitle newTo="/app/templates/new" newLabel="New template">
       Templates
-    </PageTitle>
+    </ListTitle>
   );
-  if (!tenant) {
-    return (
-      <>
-        {title}
-        <NoTenant />
-      </>
-    );
-  }
-  function onSearch(event: FormEvent) {
-    event.preventDefault();
+  if (!tenant) return <NoTenant title={title} />;
+  function onSearch() {
     const params = new URLSearchParams();
     if (search.trim()) params.set('q', search.trim());
     navigate(`/app/templates${params.size > 0 ? `?${params}` : ''}`);
@@ -99,23 +85,13 @@ export function TemplatesPage() {
         for one person, publish it as a direct link, or send it to many at once from a CSV file.
       </p>
       <div className="toolbar">
-        <form role="search" className="search-form" onSubmit={onSearch}>
-          <label className="field inline">
-            <span className="field-label">Search</span>
-            <input
-              type="search"
-              className="text-input compact"
-              placeholder="Template name"
-              aria-label="Search templates"
-              maxLength={200}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="button secondary small">
-            Search
-          </button>
-        </form>
+        <SearchForm
+          value={search}
+          onChange={setSearch}
+          onSearch={onSearch}
+          placeholder="Template name"
+          accessibleLabel="Search templates"
+        />
       </div>
       <ErrorMessage error={error} />
       {!list && !error && <p className="loading">Loading…</p>}

@@ -28,36 +28,133 @@ export function PageTitle(props: { children: string; actions?: ReactNode }) {
   );
 }
 
-/** A labelled text field with its hint and error tied to it by aria-describedby. */
-export function TextField(
-  props: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string },
-) {
-  const { label, error, hint, className, ...input } = props;
-  const id = useId();
+/** What a labelled field gives its control: its id, and its error and hint tied to it. */
+export type ControlProps = {
+  id: string;
+  className: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+};
+
+/**
+ * A label, an optional hint, the control and its error: the control gets the id, the `invalid`
+ * class and the aria attributes that tie the hint and the error to it.
+ */
+export function Field(props: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  className?: string;
+  children: (control: ControlProps) => ReactNode;
+}) {
+  const { id, hint, error } = props;
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
   return (
-    <div className={`field ${className ?? ''}`}>
+    <div className={props.className ?? 'field'}>
       <label className="field-label" htmlFor={id}>
-        {label}
+        {props.label}
       </label>
       {hint && (
         <span className="field-hint" id={`${id}-hint`}>
           {hint}
         </span>
       )}
-      <input
-        {...input}
-        id={id}
-        className={`text-input${error ? ' invalid' : ''}`}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described.length > 0 ? described.join(' ') : undefined}
-      />
+      {props.children({
+        id,
+        className: `text-input${error ? ' invalid' : ''}`,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': described.length > 0 ? described.join(' ') : undefined,
+      })}
       {error && (
         <span className="field-error" id={`${id}-error`}>
           {error}
         </span>
       )}
     </div>
+  );
+}
+
+/** A labelled text field with its hint and error tied to it by aria-describedby. */
+export function TextField(
+  props: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: string },
+) {
+  const { label, error, hint, className, ...input } = props;
+  const id = useId();
+  return (
+    <Field id={id} label={label} hint={hint} error={error} className={`field ${className ?? ''}`}>
+      {(control) => <input {...input} {...control} />}
+    </Field>
+  );
+}
+
+/**
+ * A labelled dropdown of `options`, with an error; `empty` (when given) is a first choice whose
+ * value is ''. `id` defaults to a generated one.
+ */
+export function SelectField<T extends string>(props: {
+  label: string;
+  value: T | '';
+  options: readonly { value: T; label: string }[];
+  onChange: (value: T | '') => void;
+  empty?: string;
+  error?: string;
+  id?: string;
+}) {
+  const generated = useId();
+  return (
+    <Field id={props.id ?? generated} label={props.label} error={props.error}>
+      {(control) => (
+        <select
+          {...control}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value as T | '')}
+        >
+          {props.empty !== undefined && <option value="">{props.empty}</option>}
+          {props.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A list page's search box and its Search button. */
+export function SearchForm(props: {
+  value: string;
+  onChange: (value: string) => void;
+  onSearch: () => void;
+  placeholder: string;
+  accessibleLabel: string;
+}) {
+  return (
+    <form
+      role="search"
+      className="search-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        props.onSearch();
+      }}
+    >
+      <label className="field inline">
+        <span className="field-label">Search</span>
+        <input
+          type="search"
+          className="text-input compact"
+          placeholder={props.placeholder}
+          aria-label={props.accessibleLabel}
+          maxLength={200}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      </label>
+      <button type="submit" className="button secondary small">
+        Search
+      </button>
+    </form>
   );
 }
 

@@ -1,15 +1,71 @@
 import { call } from './dashboard-api.js';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FieldError } from '../shared/http.js';
 import { fieldError, otherErrors } from './api.js';
 import { NoTenant } from './layout.js';
 import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
-import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import { ErrorMessage, Field, PageTitle, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
 type SigneeRow = { key: number; email: string; name: string };
 let nextKey = 1;
 const emptyRow = (): SigneeRow => ({ key: nextKey++, email: '', name: '' });
+
+/** The PDF to upload, with its hint and its error. */
+export function PdfFileField(props: {
+  id: string;
+  error?: string;
+  onChange: (file: File | null) => void;
+}) {
+  return (
+    <Field id={props.id} label="PDF file" hint="A PDF under 50 MiB." error={props.error}>
+      {(control) => (
+        <input
+          {...control}
+          type="file"
+          accept="application/pdf,.pdf"
+          onChange={(e) => props.onChange(e.target.files?.[0] ?? null)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * An upload page: its title, the way back, the form's errors above its fields and the submit
+ * button (`Uploading…` while it is busy) below them.
+ */
+export function UploadForm(props: {
+  title: string;
+  back: { to: string; label: string };
+  onSubmit: (event: FormEvent) => void;
+  upload: { busy: boolean; message: string | null };
+  otherErrors: FieldError[];
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <PageTitle>{props.title}</PageTitle>
+      <p>
+        <Link to={props.back.to}>{props.back.label}</Link>
+      </p>
+      <form className="card form" onSubmit={props.onSubmit} noValidate>
+        <ErrorMessage error={props.upload.message} />
+        {props.otherErrors.map((e) => (
+          <ErrorMessage key={e.path} error={e.message} />
+        ))}
+        {props.children}
+        <div className="button-row">
+          <button type="submit" className="button primary" disabled={props.upload.busy}>
+            {props.upload.busy ? 'Uploading…' : props.submitLabel}
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
 
 /**
  * Upload a PDF with its signees (quick-create). The service checks everything; its 422 paths
@@ -54,114 +110,72 @@ export function UploadPage() {
   }
 
   return (
-    <>
-      <PageTitle>Upload a document</PageTitle>
-      <p>
-        <Link to="/app/documents">← All documents</Link>
-      </p>
-      <form className="card form" onSubmit={onSubmit} noValidate>
-        <ErrorMessage error={upload.message} />
-        {otherErrors(upload.errors, known).map((e) => (
-          <ErrorMessage key={e.path} error={e.message} />
+    <UploadForm
+      title="Upload a document"
+      back={{ to: '/app/documents', label: '← All documents' }}
+      onSubmit={onSubmit}
+      upload={upload}
+      otherErrors={otherErrors(upload.errors, known)}
+      submitLabel="Upload"
+    >
+      <PdfFileField id="upload-file" error={fileError} onChange={setFile} />
+      <TextField
+        label="Document name"
+        hint="Optional: the file name is used otherwise."
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={err('name', 'Document name')}
+      />
+      <Field id="signing-message" label="Message to signees" error={messageError}>
+        {(control) => (
+          <textarea {...control} value={message} onChange={(e) => setMessage(e.target.value)} />
+        )}
+      </Field>
+      <fieldset className="signees">
+        <legend>Signees</legend>
+        {err('signees') && (
+          <p className="field-error" role="alert">
+            {err('signees')}
+          </p>
+        )}
+        {rows.map((row, i) => (
+          <div key={row.key} className="signee-row" role="group" aria-label={`Signee ${i + 1}`}>
+            <TextField
+              label={`Signee ${i + 1} name`}
+              value={row.name}
+              onChange={(e) => update(row.key, { name: e.target.value })}
+              error={err(`signees.${i}.name`, `Signee ${i + 1} name`)}
+            />
+            <TextField
+              label={`Signee ${i + 1} e-mail`}
+              type="email"
+              value={row.email}
+              onChange={(e) => update(row.key, { email: e.target.value })}
+              error={
+                err(`signees.${i}.email`, `Signee ${i + 1} e-mail`) ??
+                err(`signees.${i}`, `Signee ${i + 1}`)
+              }
+            />
+            {rows.length > 1 && (
+              <button
+                type="button"
+                className="button secondary small"
+                aria-label={`Remove signee ${i + 1}`}
+                onClick={() => setRows((rs) => rs.filter((r) => r.key !== row.key))}
+              >
+                Remove
+              </button>
+            )}
+          </div>
         ))}
-        <div className="field">
-          <label className="field-label" htmlFor="upload-file">
-            PDF file
-          </label>
-          <span className="field-hint" id="upload-file-hint">
-            A PDF under 50 MiB.
-          </span>
-          <input
-            id="upload-file"
-            type="file"
-            accept="application/pdf,.pdf"
-            className={`text-input${fileError ? ' invalid' : ''}`}
-            aria-describedby={`upload-file-hint${fileError ? ' upload-file-error' : ''}`}
-            aria-invalid={fileError ? true : undefined}
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-          />
-          {fileError && (
-            <span className="field-error" id="upload-file-error">
-              {fileError}
-            </span>
-          )}
-        </div>
-        <TextField
-          label="Document name"
-          hint="Optional: the file name is used otherwise."
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={err('name', 'Document name')}
-        />
-        <div className="field">
-          <label className="field-label" htmlFor="signing-message">
-            Message to signees
-          </label>
-          <textarea
-            id="signing-message"
-            className={`text-input${messageError ? ' invalid' : ''}`}
-            aria-invalid={messageError ? true : undefined}
-            aria-describedby={messageError ? 'signing-message-error' : undefined}
-            value={message}
-            onChange={(e) => setMessage(e.target.value)}
-          />
-          {messageError && (
-            <span className="field-error" id="signing-message-error">
-              {messageError}
-            </span>
-          )}
-        </div>
-        <fieldset className="signees">
-          <legend>Signees</legend>
-          {err('signees') && (
-            <p className="field-error" role="alert">
-              {err('signees')}
-            </p>
-          )}
-          {rows.map((row, i) => (
-            <div key={row.key} className="signee-row" role="group" aria-label={`Signee ${i + 1}`}>
-              <TextField
-                label={`Signee ${i + 1} name`}
-                value={row.name}
-                onChange={(e) => update(row.key, { name: e.target.value })}
-                error={err(`signees.${i}.name`, `Signee ${i + 1} name`)}
-              />
-              <TextField
-                label={`Signee ${i + 1} e-mail`}
-                type="email"
-                value={row.email}
-                onChange={(e) => update(row.key, { email: e.target.value })}
-                error={
-                  err(`signees.${i}.email`, `Signee ${i + 1} e-mail`) ??
-                  err(`signees.${i}`, `Signee ${i + 1}`)
-                }
-              />
-              {rows.length > 1 && (
-                <button
-                  type="button"
-                  className="button secondary small"
-                  aria-label={`Remove signee ${i + 1}`}
-                  onClick={() => setRows((rs) => rs.filter((r) => r.key !== row.key))}
-                >
-                  Remove
-                </button>
-              )}
-            </div>
-          ))}
-          <button
-            type="button"
-            className="button secondary small"
-            onClick={() => setRows((rs) => [...rs, emptyRow()])}
-          >
-            Add signee
-          </button>
-        </fieldset>
-        <div className="button-row">
-          <button type="submit" className="button primary" disabled={upload.busy}>
-            {upload.busy ? 'Uploading…' : 'Upload'}
-          </button>
-        </div>
-      </form>
-    </>
+        <button
+          type="button"
+          className="button secondary small"
+          onClick={() => setRows((rs) => [...rs, emptyRow()])}
+        >
+          Add signee
+        </button>
+      </fieldset>
+    </UploadForm>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
 import type { FieldError } from '../shared/http.js';
 import { asApiError, fieldError, otherErrors } from './api.js';
@@ -9,7 +9,7 @@ import { LANGUAGES } from './settings-section.js';
 import { prefillLabels, type PrefillLabel } from './template-csv.js';
 import { plainErrors } from './template-roles.js';
 import type { EmailLanguage } from './types.js';
-import { ErrorMessage, TextField } from './ui.js';
+import { ErrorMessage, SelectField, TextField } from './ui.js';
 
 type Person = { name: string; email: string; language: EmailLanguage | '' };
 /** A prefill as typed: text, a dropdown option, `true`/`false` for a checkbox; '' is none. */
@@ -128,9 +128,11 @@ export function UseTemplateForm(props: { template: Api.Template; fields: Api.Tem
                   fieldError(errors, `signees.${i}`, roleLabel(i))
                 }
               />
-              <LanguageSelect
+              <SelectField
                 label={`${roleLabel(i)} language`}
                 value={person.language}
+                options={LANGUAGES}
+                empty="The template’s language"
                 onChange={(language) => update(i, { language })}
                 error={fieldError(errors, `signees.${i}.language`, `${roleLabel(i)} language`)}
               />
@@ -181,42 +183,6 @@ export function UseTemplateForm(props: { template: Api.Template; fields: Api.Tem
   );
 }
 
-function LanguageSelect(props: {
-  label: string;
-  value: EmailLanguage | '';
-  onChange: (value: EmailLanguage | '') => void;
-  error?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {props.label}
-      </label>
-      <select
-        id={id}
-        className={`text-input${props.error ? ' invalid' : ''}`}
-        value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${id}-error` : undefined}
-        onChange={(e) => props.onChange(e.target.value as EmailLanguage | '')}
-      >
-        <option value="">The template’s language</option>
-        {LANGUAGES.map((l) => (
-          <option key={l.value} value={l.value}>
-            {l.label}
-          </option>
-        ))}
-      </select>
-      {props.error && (
-        <span className="field-error" id={`${id}-error`}>
-          {props.error}
-        </span>
-      )}
-    </div>
-  );
-}
-
 // A text box for a text field; a choice for a dropdown (its options) or a checkbox (ticked or
 // not); the empty choice leaves the field as placed.
 function PrefillInput(props: {
@@ -226,7 +192,6 @@ function PrefillInput(props: {
   error?: string;
 }) {
   const { field } = props;
-  const id = useId();
   if (field.type === 'text') {
     return (
       <TextField
@@ -245,30 +210,13 @@ function PrefillInput(props: {
         ]
       : field.options.map((o) => ({ value: o, label: o }));
   return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {field.label}
-      </label>
-      <select
-        id={id}
-        className={`text-input${props.error ? ' invalid' : ''}`}
-        value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? `${id}-error` : undefined}
-        onChange={(e) => props.onChange(e.target.value)}
-      >
-        <option value="">As placed</option>
-        {choices.map((c) => (
-          <option key={c.value} value={c.value}>
-            {c.label}
-          </option>
-        ))}
-      </select>
-      {props.error && (
-        <span className="field-error" id={`${id}-error`}>
-          {props.error}
-        </span>
-      )}
-    </div>
+    <SelectField
+      label={field.label}
+      value={props.value}
+      options={choices}
+      empty="As placed"
+      onChange={props.onChange}
+      error={props.error}
+    />
   );
 }

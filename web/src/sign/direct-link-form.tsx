@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../shared/http.js';
 import { format, useSpeech, type Words } from './i18n.js';
+import { InputField } from './input-field.js';
 import { problemText } from './problem-text.js';
 import { RetryLaterError, submitDirectLink } from './signing-api.js';
 
@@ -93,57 +94,33 @@ export function DirectLinkForm(props: {
 
   return (
     <form className="direct-link-form" onSubmit={(e) => void submit(e)} noValidate>
-      <div className="field">
-        <label className="field-label" htmlFor="visitor-name">
-          {w.yourName}
-        </label>
-        <input
-          ref={nameRef}
-          id="visitor-name"
-          className={`text-input${errors.name ? ' invalid' : ''}`}
-          type="text"
-          autoComplete="name"
-          maxLength={MAX_NAME}
-          value={name}
-          disabled={busy}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? 'visitor-name-error' : undefined}
-          onChange={(e) => setName(e.target.value)}
-        />
-        {errors.name && (
-          <p className="field-error" id="visitor-name-error">
-            {errors.name}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="visitor-email">
-          {w.yourEmail}
-        </label>
-        <p className="field-hint" id="visitor-email-hint">
-          {w.emailHint}
-        </p>
-        <input
-          ref={emailRef}
-          id="visitor-email"
-          className={`text-input${errors.email ? ' invalid' : ''}`}
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          spellCheck={false}
-          maxLength={MAX_EMAIL}
-          value={email}
-          disabled={busy}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={`visitor-email-hint${errors.email ? ' visitor-email-error' : ''}`}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        {errors.email && (
-          <p className="field-error" id="visitor-email-error">
-            {errors.email}
-          </p>
-        )}
-      </div>
+      <InputField
+        inputRef={nameRef}
+        id="visitor-name"
+        label={w.yourName}
+        error={errors.name}
+        type="text"
+        autoComplete="name"
+        maxLength={MAX_NAME}
+        value={name}
+        disabled={busy}
+        onChange={(e) => setName(e.target.value)}
+      />
+      <InputField
+        inputRef={emailRef}
+        id="visitor-email"
+        label={w.yourEmail}
+        hint={w.emailHint}
+        error={errors.email}
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        spellCheck={false}
+        maxLength={MAX_EMAIL}
+        value={email}
+        disabled={busy}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
         {w.continue}
       </button>

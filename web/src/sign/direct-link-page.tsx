@@ -1,25 +1,20 @@
-import { useEffect, useState } from 'react';
-import { ApiError } from '../shared/http.js';
+import { useEffect } from 'react';
 import { DirectLinkForm } from './direct-link-form.js';
-import {
-  asLanguage,
-  browserLanguage,
-  format,
-  formatRich,
-  SpeechProvider,
-  useSpeech,
-  type Language,
-} from './i18n.js';
-import { Notice, PageShell } from './page-shell.js';
-import { problemText } from './problem-text.js';
+import { format, formatRich, SpeechProvider, useSpeech } from './i18n.js';
+import { LoadFailedPage, LoadingPage, Notice, PageShell, SenderMessage } from './page-shell.js';
 import { fetchDirectLink, type DirectLinkView } from './signing-api.js';
+import { useLinkLoad, type LinkLoader, type LinkView } from './use-link-load.js';
 
-type View =
-  | { kind: 'loading' }
-  | { kind: 'invalid' }
-  | { kind: 'disabled' }
-  | { kind: 'failed'; error: ApiError | null }
-  | { kind: 'ready'; link: DirectLinkView };
+type Loaded = { kind: 'disabled' } | { kind: 'ready'; link: DirectLinkView };
+type View = LinkView<Loaded>;
+
+// The template's language once the link is known; a disabled link says it too.
+const loader: LinkLoader<DirectLinkView, Loaded> = {
+  fetch: fetchDirectLink,
+  languageOf: (link) => link.language,
+  ready: (link) => ({ kind: 'ready', link }),
+  gone: { kind: 'disabled' },
+};
 
 /**
  * A template's direct link (`/t/{token}`): the template's name and message and the form that
@@ -27,40 +22,10 @@ type View =
  */
 export function DirectLinkPage(props: { token: string | null }) {
   const { token } = props;
-  const [view, setView] = useState<View>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
-  const [attempt, setAttempt] = useState(0);
-  // The browser's language until the template's is known; kept after (a disabled link says it).
-  const [language, setLanguage] = useState<Language>(browserLanguage);
-
-  useEffect(() => {
-    if (!token) return;
-    const controller = new AbortController();
-    setView({ kind: 'loading' });
-    fetchDirectLink(token, controller.signal)
-      .then((link) => {
-        setLanguage(asLanguage(link.language));
-        setView({ kind: 'ready', link });
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        const apiError = err instanceof ApiError ? err : null;
-        if (apiError?.status === 404) setView({ kind: 'invalid' });
-        else if (apiError?.status === 410) {
-          if (apiError.language) setLanguage(asLanguage(apiError.language));
-          setView({ kind: 'disabled' });
-        } else setView({ kind: 'failed', error: apiError });
-      });
-    return () => controller.abort();
-  }, [token, attempt]);
-
+  const { view, setView, language, retry } = useLinkLoad(token, loader);
   return (
     <SpeechProvider language={language}>
-      <DirectLinkContent
-        token={token}
-        view={view}
-        setView={setView}
-        retry={() => setAttempt((n) => n + 1)}
-      />
+      <DirectLinkContent token={token} view={view} setView={setView} retry={retry} />
     </SpeechProvider>
   );
 }
@@ -79,15 +44,7 @@ function DirectLinkContent(props: {
     document.title = name ? format(w.pageTitle, { document: name }) : t.pageTitleDefault;
   }, [name, t, w]);
 
-  if (view.kind === 'loading') {
-    return (
-      <PageShell>
-        <p className="page-loading" role="status">
-          {t.loading}
-        </p>
-      </PageShell>
-    );
-  }
+  if (view.kind === 'loading') return <LoadingPage />;
   if (view.kind === 'invalid' || view.kind === 'disabled') {
     const invalid = view.kind === 'invalid';
     return (
@@ -98,18 +55,7 @@ function DirectLinkContent(props: {
       </PageShell>
     );
   }
-  if (view.kind === 'failed') {
-    return (
-      <PageShell>
-        <Notice title={t.loadFailedTitle} alert>
-          {problemText(t, view.error)}
-        </Notice>
-        <button type="button" className="button primary" onClick={props.retry}>
-          {t.tryAgain}
-        </button>
-      </PageShell>
-    );
-  }
+  if (view.kind === 'failed') return <LoadFailedPage error={view.error} retry={props.retry} />;
 
   const { link } = view;
   return (
@@ -123,14 +69,7 @@ function DirectLinkContent(props: {
           <p className="lede">
             {formatRich(w.lede, { sender: <strong>{link.senderName}</strong> })}
           </p>
-          {link.signingMessage && (
-            <figure className="message">
-              <blockquote>
-                <p>{link.signingMessage}</p>
-              </blockquote>
-              <figcaption>{format(t.messageFrom, { sender: link.senderName })}</figcaption>
-            </figure>
-          )}
+          <SenderMessage message={link.signingMessage} senderName={link.senderName} />
         </div>
         <DirectLinkForm
           token={token!}

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { useSpeech } from './i18n.js';
+import type { ApiError } from '../shared/http.js';
+import { format, useSpeech } from './i18n.js';
+import { problemText } from './problem-text.js';
 
 /** Header, optional skip link and the main landmark around every state of the signing page. */
 export function PageShell(props: { children: ReactNode; skipToSigning?: boolean }) {
@@ -31,5 +33,46 @@ export function Notice(props: { title: string; children: ReactNode; alert?: bool
       <h1 className="notice-title">{props.title}</h1>
       <p>{props.children}</p>
     </section>
+  );
+}
+
+/** The page while its link is loading. */
+export function LoadingPage() {
+  const { t } = useSpeech();
+  return (
+    <PageShell>
+      <p className="page-loading" role="status">
+        {t.loading}
+      </p>
+    </PageShell>
+  );
+}
+
+/** The page when its link could not be loaded, with a button to try again. */
+export function LoadFailedPage(props: { error: ApiError | null; retry: () => void }) {
+  const { t } = useSpeech();
+  return (
+    <PageShell>
+      <Notice title={t.loadFailedTitle} alert>
+        {problemText(t, props.error)}
+      </Notice>
+      <button type="button" className="button primary" onClick={props.retry}>
+        {t.tryAgain}
+      </button>
+    </PageShell>
+  );
+}
+
+/** The sender's message to the signee, quoted and signed with the sender's name. */
+export function SenderMessage(props: { message?: string | null; senderName: string }) {
+  const { t } = useSpeech();
+  if (!props.message) return null;
+  return (
+    <figure className="message">
+      <blockquote>
+        <p>{props.message}</p>
+      </blockquote>
+      <figcaption>{format(t.messageFrom, { sender: props.senderName })}</figcaption>
+    </figure>
   );
 }

@@ -1,15 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../shared/http.js';
-import {
-  asLanguage,
-  browserLanguage,
-  format,
-  formatRich,
-  SpeechProvider,
-  useSpeech,
-  type Language,
-} from './i18n.js';
-import { problemText } from './problem-text.js';
+import { format, formatRich, SpeechProvider, useSpeech } from './i18n.js';
 import { DeclineForm, type DeclineResult } from './decline-form.js';
 import { initialsOf, useFieldFilling, type Mark } from './field-filling.js';
 import { FieldLayer } from './field-layer.js';
@@ -23,18 +13,16 @@ import {
   type SigningSession,
 } from './signing-api.js';
 import { StatusPanel, type Finished } from './status-panel.js';
-import { Notice, PageShell } from './page-shell.js';
+import { LoadFailedPage, LoadingPage, Notice, PageShell, SenderMessage } from './page-shell.js';
+import { useLinkLoad, type LinkLoader, type LinkView } from './use-link-load.js';
 
 // pdf.js is most of the page's code: load it in its own chunk, so the names, the message and the
 // signing panel show while it is still on its way.
 const PdfPages = lazy(() => import('./pdf-pages.js').then((m) => ({ default: m.PdfPages })));
 
-type View =
-  | { kind: 'loading' }
-  | { kind: 'invalid' }
-  | { kind: 'expired' }
-  | { kind: 'failed'; error: ApiError | null }
-  | { kind: 'ready'; session: SigningSession; finished: Finished | null };
+type Loaded =
+  { kind: 'expired' } | { kind: 'ready'; session: SigningSession; finished: Finished | null };
+type View = LinkView<Loaded>;
 
 /**
  * The signing page's app: a template's direct link (`/t/{token}`) asks who is signing, then
@@ -47,43 +35,21 @@ export function SigningApp() {
   return <SigningLinkApp />;
 }
 
+// The document's language once the session is known; an expired link says it too.
+const loader: LinkLoader<SigningSession, Loaded> = {
+  fetch: fetchSigningSession,
+  languageOf: (session) => session.document.language,
+  ready: (session) => ({ kind: 'ready', session, finished: null }),
+  gone: { kind: 'expired' },
+};
+
 // A signing link: loads its session and shows the document and the panel.
 function SigningLinkApp() {
   const [token] = useState(() => tokenFromPath(window.location.pathname));
-  const [view, setView] = useState<View>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
-  const [attempt, setAttempt] = useState(0);
-  // The browser's language until the document's is known; kept after (an expired link).
-  const [language, setLanguage] = useState<Language>(browserLanguage);
-
-  useEffect(() => {
-    if (!token) return;
-    const controller = new AbortController();
-    setView({ kind: 'loading' });
-    fetchSigningSession(token, controller.signal)
-      .then((session) => {
-        setLanguage(asLanguage(session.document.language));
-        setView({ kind: 'ready', session, finished: null });
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        const apiError = err instanceof ApiError ? err : null;
-        if (apiError?.status === 404) setView({ kind: 'invalid' });
-        else if (apiError?.status === 410) {
-          if (apiError.language) setLanguage(asLanguage(apiError.language));
-          setView({ kind: 'expired' });
-        } else setView({ kind: 'failed', error: apiError });
-      });
-    return () => controller.abort();
-  }, [token, attempt]);
-
+  const { view, setView, language, retry } = useLinkLoad(token, loader);
   return (
     <SpeechProvider language={language}>
-      <SigningView
-        token={token}
-        view={view}
-        setView={setView}
-        retry={() => setAttempt((n) => n + 1)}
-      />
+      <SigningView token={token} view={view} setView={setView} retry={retry} />
     </SpeechProvider>
   );
 }
@@ -125,15 +91,7 @@ function SigningView(props: {
     [setView],
   );
 
-  if (view.kind === 'loading') {
-    return (
-      <PageShell>
-        <p className="page-loading" role="status">
-          {t.loading}
-        </p>
-      </PageShell>
-    );
-  }
+  if (view.kind === 'loading') return <LoadingPage />;
   if (view.kind === 'invalid') {
     return (
       <PageShell>
@@ -148,18 +106,7 @@ function SigningView(props: {
       </PageShell>
     );
   }
-  if (view.kind === 'failed') {
-    return (
-      <PageShell>
-        <Notice title={t.loadFailedTitle} alert>
-          {problemText(t, view.error)}
-        </Notice>
-        <button type="button" className="button primary" onClick={props.retry}>
-          {t.tryAgain}
-        </button>
-      </PageShell>
-    );
-  }
+  if (view.kind === 'failed') return <LoadFailedPage error={view.error} retry={props.retry} />;
 
   return (
     <ReadyView token={token!} session={view.session} finished={view.finished} settle={settle} />
@@ -231,14 +178,7 @@ function ReadyView(props: {
             email: <span className="muted">{signee.email}</span>,
           })}
         </p>
-        {doc.signingMessage && (
-          <figure className="message">
-            <blockquote>
-              <p>{doc.signingMessage}</p>
-            </blockquote>
-            <figcaption>{format(t.messageFrom, { sender: doc.senderName })}</figcaption>
-          </figure>
-        )}
+        <SenderMessage message={doc.signingMessage} senderName={doc.senderName} />
         {/* On a phone the panel comes after every page; this is the short way there. */}
         <a className="jump-link" href="#signing">
           {signing ? t.goToSigning : t.goToStatus}

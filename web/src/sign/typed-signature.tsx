@@ -1,6 +1,7 @@
 import caveatUrl from '@expo-google-fonts/caveat/400Regular/Caveat_400Regular.ttf?url';
 import { useEffect, type Ref } from 'react';
 import { useSpeech } from './i18n.js';
+import { InputField } from './input-field.js';
 
 /** Longest typed signature the API accepts. */
 export const MAX_TYPED_LENGTH = 200;
@@ -31,35 +32,25 @@ export function TypedSignature(props: {
   const { t } = useSpeech();
   useEffect(loadScriptFont, []);
   return (
-    <div className="field">
-      <label className="field-label" htmlFor="typed-signature">
-        {t.typeFullName}
-      </label>
-      <input
-        ref={inputRef}
-        id="typed-signature"
-        className={`text-input${error ? ' invalid' : ''}`}
-        type="text"
-        autoComplete="name"
-        spellCheck={false}
-        maxLength={MAX_TYPED_LENGTH}
-        value={value}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? 'typed-signature-error' : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {error && (
-        <p className="field-error" id="typed-signature-error">
-          {error}
-        </p>
-      )}
+    <InputField
+      inputRef={inputRef}
+      id="typed-signature"
+      label={t.typeFullName}
+      error={error}
+      type="text"
+      autoComplete="name"
+      spellCheck={false}
+      maxLength={MAX_TYPED_LENGTH}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+    >
       <div className="typed-preview" aria-hidden="true">
         <span className={value.trim() ? 'typed-preview-text' : 'typed-preview-placeholder'}>
           {value.trim() || t.yourSignature}
         </span>
         <span className="signature-line" />
       </div>
-    </div>
+    </InputField>
   );
 }
