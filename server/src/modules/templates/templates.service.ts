@@ -450,4 +450,3 @@ export async function deleteTemplate(
   await repo.deleteTemplate(deps.db.kysely, template.id);
   await releaseTemplateFile(deps, template.id);
 }
-
