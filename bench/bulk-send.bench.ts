@@ -177,6 +177,7 @@ async function runOne(engine: Engine, rows: number, log: (line: string) => void)
     // A service that has been at work: a first, smaller bulk send has grown V8's young
     // generation to what the process's --max-semi-space-size allows, as any burst of requests
     // does. The growth measured after it is what 10,000 rows hold on top of a warm service.
+    const rssIdle = readMemory(pid).rss;
     log(`${engine}: warm-up bulk send of ${WARM_UP_ROWS} rows`);
     await bulkSend(await makeTemplate('Warm-up'), csvOf(WARM_UP_ROWS, 'warm'), performance.now());
     const emailsBefore = await countIn(
@@ -184,6 +185,9 @@ async function runOne(engine: Engine, rows: number, log: (line: string) => void)
       { dataDir, url: postgres?.url },
       'select count(*) as n from emails where tenant_id = $1',
       [tenantId],
+    );
+    log(
+      `${engine}: RSS idle ${(rssIdle / MiB).toFixed(1)} MiB, after the warm-up ${(readMemory(pid).rss / MiB).toFixed(1)} MiB`,
     );
     const templateId = await makeTemplate('Bench');
     const csv = csvOf(rows, 'client');
