@@ -21,7 +21,7 @@ describe.each(ENGINES)('SIGKILL during a bulk send on %s', (engine) => {
     ctx = await createTestContext(engine, { listen: true, workers: false });
     apiKey = (await createUser(ctx)).apiKey;
     tenantId = (await createTenant(ctx, apiKey)).id;
-    await changeCredits(ctx.db.kysely, { tenantId, delta: ROWS, reason: 'grant' });
+    await changeCredits(ctx.db.kysely, { tenantId, delta: 3 * ROWS, reason: 'grant' });
     env = {
       DATA_DIR: ctx.config.dataDir,
       ...(ctx.config.databaseUrl ? { DATABASE_URL: ctx.config.databaseUrl } : {}),
@@ -46,7 +46,11 @@ describe.each(ENGINES)('SIGKILL during a bulk send on %s', (engine) => {
 
   // Every created row names a document of its own, made from the template, sent, invited once;
   // no document of the template is without its row.
-  async function expectRowsAndDocumentsAgree(bulkSendId: string, templateId: string) {
+  async function expectRowsAndDocumentsAgree(
+    bulkSendId: string,
+    templateId: string,
+    emailPrefix: string,
+  ) {
     const rows = await ctx.db.kysely
       .selectFrom('bulk_send_rows')
       .select(['row_number', 'status', 'document_id'])
@@ -79,7 +83,7 @@ describe.each(ENGINES)('SIGKILL during a bulk send on %s', (engine) => {
       .selectFrom('emails')
       .select('to_address')
       .where('tenant_id', '=', tenantId)
-      .where('to_address', 'like', 'kill%')
+      .where('to_address', 'like', `${emailPrefix}%`)
       .execute();
     expect(new Set(emails.map((e) => e.to_address)).size).toBe(emails.length);
     expect(emails).toHaveLength(made.length);
@@ -90,42 +94,56 @@ describe.each(ENGINES)('SIGKILL during a bulk send on %s', (engine) => {
     'creates every row exactly once across a kill and a restart',
     { timeout: 180_000 },
     async () => {
-      const template = await createTemplate(ctx, apiKey, {
-        tenantId,
-        template: { name: 'Kill', roles: [{ name: 'Client' }] },
-        fields: signatureFields(1),
-      });
-      expect(template.status).toBe(201);
-      const templateId = template.body.template.id as string;
-      const startBalance = (
-        await ctx.db.kysely
-          .selectFrom('tenants')
-          .select('credit_balance')
-          .where('id', '=', tenantId)
-          .executeTakeFirstOrThrow()
-      ).credit_balance;
-      const csv = ['Client.email,Client.name']
-        .concat(Array.from({ length: ROWS }, (_, i) => `kill${i}@example.com,Client ${i}`))
-        .join('\n');
-      const form = new FormData();
-      form.append('csv', new Blob([csv], { type: 'text/csv' }), 'rows.csv');
-      const upload = await fetch(`${ctx.baseUrl}/api/templates/${templateId}/bulk-sends`, {
-        method: 'POST',
-        headers: { 'x-api-key': apiKey },
-        body: form,
-      });
-      expect(upload.status).toBe(202);
-      const bulkSendId = ((await upload.json()) as { bulkSend: { id: string } }).bulkSend.id;
+      // A run that finished before the kill landed (the test process stalled on a busy
+      // machine) proves nothing: start again with a new template, up to three times.
+      let attempt = 0;
+      let templateId = '';
+      let bulkSendId = '';
+      let emailPrefix = '';
+      let startBalance = 0;
+      let atKill = ROWS;
+      while (atKill === ROWS && attempt < 3) {
+        attempt++;
+        emailPrefix = `kill${attempt}-`;
+        const template = await createTemplate(ctx, apiKey, {
+          tenantId,
+          template: { name: `Kill ${attempt}`, roles: [{ name: 'Client' }] },
+          fields: signatureFields(1),
+        });
+        expect(template.status).toBe(201);
+        templateId = template.body.template.id as string;
+        startBalance = (
+          await ctx.db.kysely
+            .selectFrom('tenants')
+            .select('credit_balance')
+            .where('id', '=', tenantId)
+            .executeTakeFirstOrThrow()
+        ).credit_balance;
+        const csv = ['Client.email,Client.name']
+          .concat(
+            Array.from({ length: ROWS }, (_, i) => `${emailPrefix}${i}@example.com,Client ${i}`),
+          )
+          .join('\n');
+        const form = new FormData();
+        form.append('csv', new Blob([csv], { type: 'text/csv' }), 'rows.csv');
+        const upload = await fetch(`${ctx.baseUrl}/api/templates/${templateId}/bulk-sends`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey },
+          body: form,
+        });
+        expect(upload.status).toBe(202);
+        bulkSendId = ((await upload.json()) as { bulkSend: { id: string } }).bulkSend.id;
 
-      const first = await spawnService(env);
-      services.push(first);
-      await waitUntil(
-        async () => (await created(bulkSendId)) >= ROWS * 0.4,
-        '40% of the rows',
-        60_000,
-      );
-      await first.kill9();
-      const atKill = await expectRowsAndDocumentsAgree(bulkSendId, templateId);
+        const first = await spawnService(env);
+        services.push(first);
+        await waitUntil(
+          async () => (await created(bulkSendId)) >= ROWS * 0.2,
+          '20% of the rows',
+          60_000,
+        );
+        await first.kill9();
+        atKill = await expectRowsAndDocumentsAgree(bulkSendId, templateId, emailPrefix);
+      }
       expect(atKill).toBeLessThan(ROWS);
 
       // The killed run's job keeps its lease (30 s); then the new process takes it over.
@@ -143,7 +161,7 @@ describe.each(ENGINES)('SIGKILL during a bulk send on %s', (engine) => {
         'the bulk send to complete',
         150_000,
       );
-      expect(await expectRowsAndDocumentsAgree(bulkSendId, templateId)).toBe(ROWS);
+      expect(await expectRowsAndDocumentsAgree(bulkSendId, templateId, emailPrefix)).toBe(ROWS);
       const bulk = await ctx.db.kysely
         .selectFrom('bulk_sends')
         .selectAll()
