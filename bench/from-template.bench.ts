@@ -9,18 +9,23 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makePdf } from '../test/helpers/pdf.js';
-import { BOUNDARY, buildQuickCreateBody } from './quick-create.bench.js';
+import {
+  BOUNDARY,
+  buildQuickCreateBody,
+  summarize,
+  type Run,
+  type TargetFigures,
+} from './quick-create.bench.js';
 import { startBenchPostgres, type BenchPostgres } from './support/postgres.js';
 import {
   createChildren,
   createKeyAndTenant,
   isMain,
-  median,
   minMax,
   startService,
   withCpuPerRequest,
 } from './support/processes.js';
-import { runAutocannon, type LoadRun } from './support/autocannon.js';
+import { runAutocannon } from './support/autocannon.js';
 import { emptyFiles, markDeletion, settleAfterDeletion } from './support/scratch-files.js';
 
 /** How the benchmark runs; every field has a default. */
@@ -33,15 +38,11 @@ export type FromTemplateBenchOptions = {
   log?: (line: string) => void;
 };
 
-type Run = LoadRun & { cpuMicrosPerRequest: number | null };
-/** One target's rounds and medians. */
-export type Figures = { runs: Run[]; median: number; cpu: number | null };
-
 /** What the benchmark measured. */
 export type FromTemplateBenchResult = {
   settings: Required<Omit<FromTemplateBenchOptions, 'log'>> & { pdfBytes: number };
-  quickCreate: Figures;
-  fromTemplate: Figures;
+  quickCreate: TargetFigures;
+  fromTemplate: TargetFigures;
   ratio: number;
   goal: number;
   passed: boolean;
@@ -49,14 +50,6 @@ export type FromTemplateBenchResult = {
 
 const GOAL = 2;
 const PDF_BYTES = 200 * 1000;
-
-const figures = (runs: Run[]): Figures => ({
-  runs,
-  median: median(runs.map((r) => r.requestsPerSecond)),
-  cpu: runs.every((r) => r.cpuMicrosPerRequest !== null)
-    ? median(runs.map((r) => r.cpuMicrosPerRequest!))
-    : null,
-});
 
 /** Starts the service, measures both routes in alternating rounds, stops it. */
 export async function runFromTemplateBench(
@@ -163,9 +156,9 @@ export async function runFromTemplateBench(
           `(${(last('from-template') / last('quick-create')).toFixed(2)}x)`,
       );
     }
-    const quickCreate = figures(runs.get('quick-create')!);
-    const fromTemplate = figures(runs.get('from-template')!);
-    const ratio = fromTemplate.median / quickCreate.median;
+    const quickCreate = summarize(runs.get('quick-create')!);
+    const fromTemplate = summarize(runs.get('from-template')!);
+    const ratio = fromTemplate.medianRequestsPerSecond / quickCreate.medianRequestsPerSecond;
     return {
       settings: {
         rounds,
@@ -192,9 +185,11 @@ export async function runFromTemplateBench(
 /** The human-readable report of a result. */
 export function formatFromTemplateBench(r: FromTemplateBenchResult): string {
   const s = r.settings;
-  const row = (label: string, f: Figures) =>
-    `  ${label.padEnd(44)} median ${f.median.toFixed(0)} req/s (${s.rounds} rounds ${minMax(f.runs.map((x) => x.requestsPerSecond))})` +
-    (f.cpu === null ? '' : `, server CPU ${f.cpu.toFixed(0)} µs/request`);
+  const row = (label: string, f: TargetFigures) =>
+    `  ${label.padEnd(44)} median ${f.medianRequestsPerSecond.toFixed(0)} req/s (${s.rounds} rounds ${minMax(f.runs.map((x) => x.requestsPerSecond))})` +
+    (f.medianCpuMicrosPerRequest === null
+      ? ''
+      : `, server CPU ${f.medianCpuMicrosPerRequest.toFixed(0)} µs/request`);
   return [
     `create-from-template vs quick-create, ${(s.pdfBytes / 1000).toFixed(0)} KB PDF, 2 signees; ` +
       `autocannon ${s.connections} connections, ${s.rounds} rounds x ${s.durationSeconds} s per route ` +

@@ -126,15 +126,18 @@ async function load(
   );
 }
 
-type Run = LoadRun & { cpuMicrosPerRequest: number | null };
-type TargetFigures = {
+/** One measured round of a target, with the server's CPU time per request. */
+export type Run = LoadRun & { cpuMicrosPerRequest: number | null };
+/** A target's rounds and their medians. */
+export type TargetFigures = {
   runs: Run[];
   medianRequestsPerSecond: number;
   medianLatencyP50Ms: number;
   medianCpuMicrosPerRequest: number | null;
 };
 
-const summarize = (runs: Run[]): TargetFigures => ({
+/** The medians of a target's rounds. */
+export const summarize = (runs: Run[]): TargetFigures => ({
   runs,
   medianRequestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
   medianLatencyP50Ms: median(runs.map((r) => r.latencyP50Ms)),

@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { fieldError, otherErrors } from './api.js';
 import { call } from './dashboard-api.js';
 import { NoTenant } from './layout.js';
-import { navigate } from './router.js';
 import { useSession } from './session.js';
 import {
   emptyRole,
@@ -32,29 +31,21 @@ export function TemplateUploadPage() {
   const fileError = fieldError(errors, 'file', 'PDF file');
   const known = ['file', 'name', 'textTags', 'template', ...roleErrorPaths(roles)];
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!tenant) return;
-    void upload.submit(async () => {
-      const form = new FormData();
-      form.append('tenantId', tenant.id);
-      form.append(
-        'template',
-        JSON.stringify({ name: name.trim(), roles: roles.map((r) => ({ name: r.name.trim() })) }),
-      );
-      if (textTags) form.append('textTags', 'true');
-      // The file goes last: the service streams it, having read the other parts first.
-      if (file) form.append('file', file, file.name);
-      const result = await call('POST /api/templates', { form });
-      navigate(`/app/templates/${result.template.id}`);
-    });
-  }
-
   return (
     <UploadForm
       title="New template"
       back={{ to: '/app/templates', label: '← All templates' }}
-      onSubmit={onSubmit}
+      tenantId={tenant.id}
+      file={file}
+      parts={(form) => {
+        const roleNames = roles.map((r) => ({ name: r.name.trim() }));
+        form.append('template', JSON.stringify({ name: name.trim(), roles: roleNames }));
+        if (textTags) form.append('textTags', 'true');
+      }}
+      send={async (form) => {
+        const result = await call('POST /api/templates', { form });
+        return `/app/templates/${result.template.id}`;
+      }}
       upload={upload}
       otherErrors={otherErrors(errors, known)}
       submitLabel="Create template"

@@ -34,24 +34,39 @@ export function PdfFileField(props: {
 
 /**
  * An upload page: its title, the way back, the form's errors above its fields and the submit
- * button (`Uploading…` while it is busy) below them.
+ * button (`Uploading…` while it is busy) below them. On submit the multipart body is the
+ * tenant, the page's `parts`, then the file; `send` posts it and names the page to go to.
  */
 export function UploadForm(props: {
   title: string;
   back: { to: string; label: string };
-  onSubmit: (event: FormEvent) => void;
-  upload: { busy: boolean; message: string | null };
+  tenantId: string;
+  file: File | null;
+  parts: (form: FormData) => void;
+  send: (form: FormData) => Promise<string>;
+  upload: ReturnType<typeof useSubmit>;
   otherErrors: FieldError[];
   submitLabel: string;
   children: ReactNode;
 }) {
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    void props.upload.submit(async () => {
+      const form = new FormData();
+      form.append('tenantId', props.tenantId);
+      props.parts(form);
+      // The file goes last: the service streams it, having read the other parts first.
+      if (props.file) form.append('file', props.file, props.file.name);
+      navigate(await props.send(form));
+    });
+  }
   return (
     <>
       <PageTitle>{props.title}</PageTitle>
       <p>
         <Link to={props.back.to}>{props.back.label}</Link>
       </p>
-      <form className="card form" onSubmit={props.onSubmit} noValidate>
+      <form className="card form" onSubmit={onSubmit} noValidate>
         <ErrorMessage error={props.upload.message} />
         {props.otherErrors.map((e) => (
           <ErrorMessage key={e.path} error={e.message} />
@@ -93,27 +108,21 @@ export function UploadPage() {
   const update = (key: number, patch: Partial<SigneeRow>) =>
     setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!tenant) return;
-    void upload.submit(async () => {
-      const form = new FormData();
-      form.append('tenantId', tenant.id);
-      if (name.trim()) form.append('name', name.trim());
-      if (message.trim()) form.append('signingMessage', message.trim());
-      form.append('signees', JSON.stringify(rows.map((r) => ({ email: r.email, name: r.name }))));
-      // The file goes last: the service streams it, having read the other parts first.
-      if (file) form.append('file', file, file.name);
-      const result = await call('POST /api/documents/quick-create', { form });
-      navigate(`/app/documents/${result.document.id}`);
-    });
-  }
-
   return (
     <UploadForm
       title="Upload a document"
       back={{ to: '/app/documents', label: '← All documents' }}
-      onSubmit={onSubmit}
+      tenantId={tenant.id}
+      file={file}
+      parts={(form) => {
+        if (name.trim()) form.append('name', name.trim());
+        if (message.trim()) form.append('signingMessage', message.trim());
+        form.append('signees', JSON.stringify(rows.map((r) => ({ email: r.email, name: r.name }))));
+      }}
+      send={async (form) => {
+        const result = await call('POST /api/documents/quick-create', { form });
+        return `/app/documents/${result.document.id}`;
+      }}
       upload={upload}
       otherErrors={otherErrors(upload.errors, known)}
       submitLabel="Upload"

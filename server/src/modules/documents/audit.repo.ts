@@ -30,34 +30,40 @@ export type AuditAction =
 /** Where a request came from, for the audit trail. */
 export type RequestOrigin = { ip: string | null; userAgent: string | null };
 
+/** One audit entry: what happened to a document, by whom, from where. */
+export type AuditEntry = {
+  documentId: string;
+  tenantId: string;
+  action: AuditAction;
+  actor: string;
+  signeeId?: string | null;
+  origin?: RequestOrigin;
+  details?: Record<string, unknown>;
+  at?: string;
+};
+
 /** Appends one audit entry, inside the transaction of the step it records. */
-export async function recordAudit(
-  trx: DbOrTrx,
-  entry: {
-    documentId: string;
-    tenantId: string;
-    action: AuditAction;
-    actor: string;
-    signeeId?: string | null;
-    origin?: RequestOrigin;
-    details?: Record<string, unknown>;
-    at?: string;
-  },
-) {
-  await insertAuditEntry(trx, {
-    entry: {
-      id: newId(),
-      document_id: entry.documentId,
-      tenant_id: entry.tenantId,
-      action: entry.action,
-      actor: entry.actor,
-      signee_id: entry.signeeId ?? null,
-      ip: entry.origin?.ip ?? null,
-      user_agent: entry.origin?.userAgent?.slice(0, 500) ?? null,
-      details: entry.details ? JSON.stringify(entry.details) : null,
-      created_at: entry.at ?? nowIso(),
-    },
-  });
+export async function recordAudit(trx: DbOrTrx, entry: AuditEntry) {
+  await insertAuditEntry(trx, { entry: auditRow(entry) });
+}
+
+/** An audit entry's row, ready to insert. */
+export type AuditRow = Insertable<AuditEntriesTable>;
+
+/** The row of an audit entry (recordAudit inserts it; a new document's goes in with it). */
+export function auditRow(entry: AuditEntry): AuditRow {
+  return {
+    id: newId(),
+    document_id: entry.documentId,
+    tenant_id: entry.tenantId,
+    action: entry.action,
+    actor: entry.actor,
+    signee_id: entry.signeeId ?? null,
+    ip: entry.origin?.ip ?? null,
+    user_agent: entry.origin?.userAgent?.slice(0, 500) ?? null,
+    details: entry.details ? JSON.stringify(entry.details) : null,
+    created_at: entry.at ?? nowIso(),
+  };
 }
 
 const insertAuditEntry = preparedQuery((q, p: { entry: Insertable<AuditEntriesTable> }) =>

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import type { DocumentsTable, SigneesTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
@@ -9,6 +9,7 @@ import {
   tenantTrigrams,
   trigramSearchable,
 } from './search-text.js';
+import type { AuditRow } from './audit.repo.js';
 
 /**
  * The columns of a DocumentRow: every read of documents names them, so that none loads the
@@ -74,15 +75,40 @@ const insertDocumentRow = preparedQuery(
 const insertSigneeRows = preparedQuery((q, p: { signees: SigneeRow[] }) =>
   q.insertInto('signees').values(p.signees),
 );
+const insertAuditRow = preparedQuery((q, p: { audit: AuditRow }) =>
+  q.insertInto('audit_entries').values(p.audit),
+);
+// PostgreSQL: the three inserts as one statement, one round trip instead of three (the
+// foreign keys are checked at its end, when all three rows are in).
+const insertAllRows = preparedQuery(
+  (
+    q,
+    p: { document: DocumentRow & { fields: string | null }; signees: SigneeRow[]; audit: AuditRow },
+  ) =>
+    q
+      .with('d', (w) => w.insertInto('documents').values(p.document))
+      .with('s', (w) => w.insertInto('signees').values(p.signees))
+      .insertInto('audit_entries')
+      .values(p.audit),
+);
 
-/** Inserts a document with its signees, and its fields (fields.repo.ts encodeFields) if any. */
+/**
+ * Inserts a new document with its signees, its fields (fields.repo.ts encodeFields) if any, and
+ * its first audit entry (audit.repo.ts auditRow).
+ */
 export async function insertDocument(
   db: DbOrTrx,
   document: DocumentRow & { fields: string | null },
   signees: SigneeRow[],
+  audit: AuditRow,
 ) {
+  if (signees.length > 0 && db.getExecutor().adapter instanceof PostgresAdapter) {
+    await insertAllRows(db, { document, signees, audit });
+    return;
+  }
   await insertDocumentRow(db, { document });
   await insertSignees(db, signees);
+  await insertAuditRow(db, { audit });
 }
 
 /** Inserts signees of an existing document. */

@@ -10,7 +10,7 @@ import type { Storage } from '../storage/storage.js';
 import { releaseTemplateFile } from '../templates/template-files.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
-import { listAudit, recordAudit, type RequestOrigin } from './audit.repo.js';
+import { auditRow, listAudit, type RequestOrigin } from './audit.repo.js';
 import { isDeletable, moveDocument, type ChangeBy } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
@@ -279,8 +279,7 @@ export async function insertDraft(
     newSignee({ document, signee: s, position, at: now }),
   );
   const fields = fieldRows(input.fields, (f) => signees[f.signee].id);
-  await repo.insertDocument(trx, { ...document, fields: encodeFields(fields) }, signees);
-  await recordAudit(trx, {
+  const audit = auditRow({
     documentId: document.id,
     tenantId: document.tenant_id,
     action: 'created',
@@ -293,6 +292,7 @@ export async function insertDraft(
     },
     at: now,
   });
+  await repo.insertDocument(trx, { ...document, fields: encodeFields(fields) }, signees, audit);
   return { document, signees, fields };
 }
 

@@ -1,11 +1,11 @@
 import type { DbOrTrx } from '../../db/handle.js';
-import { AppError, validationError } from '../../lib/errors.js';
+import { validationError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import { getDocument, insertDraft, newDocumentRow } from '../documents/documents.service.js';
 import { reportDeliveries, sendDraft, type SendingDeps } from '../documents/sending.service.js';
 import { decodeFields } from '../fields/fields.repo.js';
-import { requireMembership } from '../tenants/tenants.service.js';
+import { assertMemberCan } from '../tenants/tenants.service.js';
 import { prefillValues, type PrefillValue } from './prefill.js';
 import { checkTemplateSignees, type RoleSignee } from './template-signees.js';
 import * as repo from './templates.repo.js';
@@ -124,18 +124,14 @@ export async function createDocumentFromTemplate(
   const actor = `user:${input.userId}`;
   const made = await deps.db.kysely.transaction().execute(async (trx) => {
     // Held until the commit (PostgreSQL): a delete of the template waits, then sees this
-    // document and keeps the file; a delete that came first makes this a 404.
-    const current = await repo.findTemplate(trx, input.templateId, {
-      engine: deps.db.engine,
-      mode: 'share',
-    });
-    if (!current) throw new AppError('not_found', 'No such template.');
-    await requireMembership(trx, {
-      tenantId: current.tenant_id,
-      userId: input.userId,
+    // document and keeps the file; a delete that came first makes this a 404. The caller's
+    // role comes in the same read.
+    const found = await repo.findTemplateForUser(trx, input.templateId, input.userId);
+    assertMemberCan(found?.member_role, {
       action: input.send ? 'document.send' : 'document.create',
       notFound: 'No such template.',
     });
+    const current = found!;
     const checked = checkTemplateSignees(repo.rolesOf(current), input.signees);
     const prefill = prefillValues(decodeFields(current.fields), input.prefill ?? {});
     const errors = [...checked.errors, ...prefill.errors];

@@ -1,6 +1,7 @@
-import { sql, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import { containsPattern } from '../documents/search-text.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
+import { preparedQuery } from '../../db/prepared.js';
 import type { TemplatesTable } from '../../db/schema.js';
 import type { Cursor } from '../../lib/cursor.js';
 
@@ -29,6 +30,27 @@ export async function findTemplate(
   const query = db.selectFrom('templates').selectAll().where('id', '=', templateId);
   if (lock?.engine !== 'postgres') return query.executeTakeFirst();
   return (lock.mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst();
+}
+
+const templateForUser = preparedQuery((q, p: { templateId: string; userId: string }) => {
+  const query = q
+    .selectFrom('templates')
+    .leftJoin('memberships', (join) =>
+      join
+        .onRef('memberships.tenant_id', '=', 'templates.tenant_id')
+        .on('memberships.user_id', '=', p.userId),
+    )
+    .selectAll('templates')
+    .select('memberships.role as member_role')
+    .where('templates.id', '=', p.templateId);
+  return q.getExecutor().adapter instanceof PostgresAdapter ? query.forShare('templates') : query;
+});
+/**
+ * A template with the user's role in its tenant (`member_role`, null for a non-member), in one
+ * read; held for share (PostgreSQL) until the caller's transaction ends.
+ */
+export async function findTemplateForUser(db: DbOrTrx, templateId: string, userId: string) {
+  return (await templateForUser(db, { templateId, userId }))[0];
 }
 
 /** The template whose direct link token hashes to this. */

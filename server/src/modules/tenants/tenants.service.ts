@@ -26,9 +26,20 @@ export async function requireMembership(
   },
 ) {
   const membership = await repo.findMembership(db, input.tenantId, input.userId);
-  if (!membership) throw new AppError('not_found', input.notFound ?? 'No such tenant.');
-  assertCan(membership.role, input.action);
-  return membership;
+  assertMemberCan(membership?.role, input);
+  return membership!;
+}
+
+/**
+ * 404 unless `role` is a member's (a non-member learns nothing of the tenant), 403 unless it
+ * allows the action: requireMembership's rule, for a role read along with the resource.
+ */
+export function assertMemberCan(
+  role: Role | null | undefined,
+  input: { action: Action; notFound?: string },
+): asserts role is Role {
+  if (!role) throw new AppError('not_found', input.notFound ?? 'No such tenant.');
+  assertCan(role, input.action);
 }
 
 /** Creates a tenant with the caller as owner and its starting credits. */
