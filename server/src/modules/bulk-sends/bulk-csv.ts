@@ -1,9 +1,21 @@
 import { setImmediate as yieldTurn } from 'node:timers/promises';
 import { CsvError, parse, type Options } from 'csv-parse';
 import { validationError } from '../../lib/errors.js';
+import { MAX_FIELDS } from '../fields/fields.schemas.js';
+import { MAX_ROLES } from '../templates/templates.schemas.js';
 
 /** At most this many data rows in one bulk send (decisions §11). */
 export const MAX_BULK_ROWS = 10_000;
+/**
+ * At most this many columns in a line: every role's email, name and language, externalId and a
+ * label per field. A wider header can only hold columns a template has not, refused anyway; this
+ * refuses it before a problem per column is written (a 10 MiB `a,a,…` header was 5 million,
+ * and held the event loop for 9 s).
+ */
+export const MAX_BULK_COLUMNS = MAX_ROLES * 3 + 1 + MAX_FIELDS;
+// Longer than any column a template has (role names and labels are at most 200 characters):
+// a header cell is echoed in the problem's paths, and must not be megabytes long.
+const MAX_COLUMN_NAME = 255;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -46,6 +58,8 @@ export async function parseBulkCsv(data: Buffer): Promise<{ header: string[]; ro
       // Stops reading past the limit: one row too many is enough to refuse the file.
       to: MAX_BULK_ROWS + 2,
       on_record: (record: string[], context: { lines: number }) => {
+        // No line read before: this record is the header.
+        tooWide(record, context.lines, lastLine === 0);
         lastLine = context.lines;
         // `trim` keeps the spaces inside quotes; a cell is trimmed whole.
         return record.map((cell) => cell.trim());
@@ -77,6 +91,22 @@ async function parseInChunks(text: string, records: string[][], options: Options
   if (failure === null) parser.end();
   await ended;
   if (failure !== null) throw failure;
+}
+
+// A line wider than any template's header, or a header cell longer than any column's name, is
+// refused whole (as a file over the row limit is): the parser error stops the reading there.
+function tooWide(record: string[], line: number, isHeader: boolean) {
+  const max = MAX_BULK_COLUMNS.toLocaleString('en');
+  if (record.length > MAX_BULK_COLUMNS) {
+    throw unreadable(`line ${line}: ${record.length.toLocaleString('en')} cells; at most ${max}`);
+  }
+  const long = isHeader ? record.findIndex((name) => name.trim().length > MAX_COLUMN_NAME) : -1;
+  if (long >= 0) {
+    throw unreadable(
+      `line ${line}: column ${long + 1} is longer than ${MAX_COLUMN_NAME} characters, ` +
+        'longer than any role column or field label',
+    );
+  }
 }
 
 function unreadable(message: string) {
