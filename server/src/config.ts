@@ -14,6 +14,8 @@ export type Config = {
   env: 'sandbox' | 'production';
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL: run the hot queries as named prepared statements (off behind a pooler that cannot). */
+  databasePreparedStatements: boolean;
   storageUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -83,6 +85,7 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  DATABASE_PREPARED_STATEMENTS: bool,
   STORAGE_URL: z
     .string()
     .regex(/^s3:\/\//, 'must be an s3:// URL')
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.ESIGN_ENV,
     dataDir,
     databaseUrl: e.DATABASE_URL ?? null,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS ?? true,
     storageUrl: e.STORAGE_URL ?? null,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { createTenant, createUser } from '../helpers/factories.js';
+import { createTemplate, signatureFields } from '../helpers/templates.js';
 import { expectProblem, rowCounts } from './support.js';
 
 describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
@@ -74,5 +75,29 @@ describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
     expect((await ctx.app.inject('/healthz')).statusCode).toBe(200);
     const tenant = await post('/api/tenants', { 'x-api-key': owner.apiKey }, '{"name":"Still up"}');
     expect(tenant.statusCode).toBe(201);
+  });
+
+  it('lists at most 100 problems in a 422, saying how many there were', async () => {
+    const template = await createTemplate(ctx, owner.apiKey, {
+      tenantId,
+      template: { name: 'Wide', roles: [{ name: 'Client' }] },
+      fields: signatureFields(1),
+    });
+    expect(template.status).toBe(201);
+    const before = await rowCounts(ctx);
+    const prefill = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 'v']));
+    const signees = [{ role: 'Client', email: 'c@example.com', name: 'C' }];
+    const res = await post(
+      `/api/templates/${template.body.template.id}/documents`,
+      { 'x-api-key': owner.apiKey },
+      JSON.stringify({ signees, prefill }),
+    );
+    expect(res.statusCode).toBe(422);
+    expectProblem(res, 'from-template');
+    expect(res.json().errors).toHaveLength(100);
+    expect(res.json().errors[0]).toEqual({ path: 'prefill.k0', message: expect.any(String) });
+    expect(res.json().detail).toMatch(/The first 100 of 20,000 problems are listed\.$/);
+    expect(res.body.length).toBeLessThan(16 * 1024);
+    expect(await rowCounts(ctx)).toEqual(before);
   });
 });

@@ -36,8 +36,13 @@ export async function withUnflushedCommits<T>(
 }
 
 /** Opens PostgreSQL when a URL is given, else the embedded SQLite file in dataDir. */
-export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): Db {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+export function openDatabase(options: {
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePreparedStatements?: boolean;
+}): Db {
+  if (!options.databaseUrl) return openSqlite(options.dataDir);
+  return openPostgres(options.databaseUrl, { prepare: options.databasePreparedStatements ?? true });
 }
 
 /** True when the database answers a trivial query. */

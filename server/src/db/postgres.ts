@@ -1,14 +1,18 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './handle.js';
+import { renameStatement, statementNameOf } from './prepared.js';
 import type { Database } from './schema.js';
 
 // While the server is down or restarting, waiting for a connection must fail fast (503)
 // rather than hold the request open: without a limit a saturated pool waits forever.
 const CONNECT_TIMEOUT_MS = 5000;
 
-/** Opens a pool of 10 connections to the PostgreSQL at `databaseUrl`. */
-export function openPostgres(databaseUrl: string): Db {
+/**
+ * Opens a pool of 10 connections to the PostgreSQL at `databaseUrl`; with `prepare`, prepared
+ * queries (db/prepared.ts) run as named prepared statements.
+ */
+export function openPostgres(databaseUrl: string, options: { prepare: boolean }): Db {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 10,
@@ -19,7 +23,10 @@ export function openPostgres(databaseUrl: string): Db {
   // statements) would emit an unhandled 'error'. Its next query fails instead, and the pool
   // drops it on release because it is no longer queryable.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    if (options.prepare) runNamedStatements(client);
+  });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,
@@ -27,5 +34,38 @@ export function openPostgres(databaseUrl: string): Db {
     close: () => kysely.destroy(),
     walFlushes: () => null,
     walCheckpoints: () => null,
+  };
+}
+
+// PostgreSQL's error when a prepared statement's result columns changed under it.
+const PLAN_CHANGED = 'cached plan must not change result type';
+
+/**
+ * Sends the SQL of prepared queries as named statements on this connection: the server parses
+ * and plans each once per connection. When a newer version's migration has changed a table
+ * under a plan (a rolling upgrade), the statement is renamed for every connection and, outside
+ * a transaction, run again at once; inside one, the transaction fails and changes nothing.
+ */
+function runNamedStatements(client: pg.PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  let inTransaction = false;
+  const run = async (text: string, values: unknown[] | undefined) => {
+    const name = statementNameOf(text);
+    if (!name) return query(text, values);
+    try {
+      return await query({ name, text, values });
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.includes(PLAN_CHANGED)) throw error;
+      renameStatement(text);
+      if (inTransaction) throw error;
+      return query({ name: statementNameOf(text), text, values });
+    }
+  };
+  (client as { query: unknown }).query = (text: unknown, values?: unknown[]) => {
+    if (typeof text !== 'string') return query(text, values);
+    // Kysely's transactions: `begin` (or `start transaction …`), then `commit` or `rollback`.
+    if (text === 'begin' || text.startsWith('start transaction')) inTransaction = true;
+    else if (text === 'commit' || text === 'rollback') inTransaction = false;
+    return run(text, values);
   };
 }

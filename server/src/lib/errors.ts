@@ -98,8 +98,17 @@ export function errorWithoutStack(message: string): Error {
 
 /** Shorthand for a 422 with field errors. */
 export function validationError(errors: FieldError[], detail = 'Some fields are invalid.') {
-  return new AppError('validation_failed', detail, { errors });
+  if (errors.length <= MAX_LISTED_ERRORS)
+    return new AppError('validation_failed', detail, { errors });
+  // A body of 50,000 unknown keys is not answered with 50,000 problems (megabytes).
+  const more = `The first ${MAX_LISTED_ERRORS} of ${errors.length.toLocaleString('en')} problems are listed.`;
+  return new AppError('validation_failed', `${detail} ${more}`, {
+    errors: errors.slice(0, MAX_LISTED_ERRORS),
+  });
 }
+
+/** At most this many problems in one 422's `errors`. */
+export const MAX_LISTED_ERRORS = 100;
 
 /** The HTTP status and title of an error code. */
 export function problemOf(code: ErrorCode): { status: number; title: string } {

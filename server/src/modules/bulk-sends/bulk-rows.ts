@@ -97,6 +97,10 @@ export function checkJsonRows(template: BulkTemplate, rows: unknown[]): CheckedR
   });
 }
 
+// Problems named in a failed row's error, which is stored with the row (one row of 50,000
+// unknown labels would be megabytes); the count of the others follows.
+const ROW_PROBLEMS = 10;
+
 /**
  * One row's rules, shared by CSV and JSON: the signees and prefill by create-from-template's own
  * checks, and the externalId.
@@ -122,14 +126,16 @@ function checkRow(
         fromCsv: options.fromCsv,
         path: options.prefillPath,
       });
-      errors.push(...checked.errors);
+      for (const problem of checked.errors) errors.push(problem);
       prefill = checked.accepted;
     }
   }
   const externalId = externalIdOf(raw.externalId);
   if (typeof externalId === 'object' && externalId !== null) errors.push(externalId);
   if (errors.length > 0) {
-    return { row, input: null, error: errors.map((e) => `${e.path}: ${e.message}`).join('; ') };
+    const listed = errors.slice(0, ROW_PROBLEMS).map((e) => `${e.path}: ${e.message}`);
+    if (errors.length > ROW_PROBLEMS) listed.push(`and ${errors.length - ROW_PROBLEMS} more`);
+    return { row, input: null, error: listed.join('; ') };
   }
   return {
     row,

@@ -236,7 +236,7 @@ function embeddedFiles(pdf: PDF): Map<string, string[]> {
       for (let i = 1; i < entries.length; i += 2) add(entries[i]);
     }
     const kids = resolve(node.get('Kids'));
-    if (kids instanceof PdfArray) stack.push(...kids.toArray());
+    if (kids instanceof PdfArray) for (const kid of kids.toArray()) stack.push(kid);
   }
   return files;
 }

@@ -191,7 +191,7 @@ function collectRefs(value: PdfObject | undefined, out: PdfRef[], skip: number[]
     const item = pending.pop();
     if (item instanceof PdfRef) {
       if (!skip.includes(item.objectNumber)) out.push(item);
-    } else if (item instanceof PdfArray) pending.push(...item.toArray());
+    } else if (item instanceof PdfArray) for (const entry of item.toArray()) pending.push(entry);
     else if (item instanceof PdfDict) for (const [, entry] of item) pending.push(entry);
   }
 }
