@@ -1363,6 +1363,8 @@ export interface components {
          *       "metadata": {
          *         "dealId": "4711"
          *       },
+         *       "expiresAt": "2026-12-31T17:00:00.000Z",
+         *       "cancelReason": null,
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1406,6 +1408,10 @@ export interface components {
             metadata: {
                 [key: string]: string;
             } | null;
+            /** @description When the signing expires: a document still in_process then is cancelled with cancelReason "expired". Set when sending (expiresAt, else the tenant's expiryDays); null: never. */
+            expiresAt: string | null;
+            /** @description Why a cancelled document was cancelled: "expired", or null (its sender cancelled it) */
+            cancelReason: "expired" | null;
             /** Format: uri */
             downloadUrl: string;
         };
@@ -1613,7 +1619,8 @@ export interface components {
          *       "emailLanguage": "en",
          *       "invitationEmails": true,
          *       "signeeEvents": false,
-         *       "reminderCooldownMinutes": 60
+         *       "reminderCooldownMinutes": 60,
+         *       "expiryDays": null
          *     }
          */
         TenantSettings: {
@@ -1622,6 +1629,8 @@ export interface components {
             invitationEmails: boolean;
             signeeEvents: boolean;
             reminderCooldownMinutes: number;
+            /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
+            expiryDays: number | null;
         };
         /**
          * @example {
@@ -3258,7 +3267,8 @@ export interface operations {
                      *         "emailLanguage": "en",
                      *         "invitationEmails": true,
                      *         "signeeEvents": false,
-                     *         "reminderCooldownMinutes": 60
+                     *         "reminderCooldownMinutes": 60,
+                     *         "expiryDays": null
                      *       }
                      *     }
                      */
@@ -3303,7 +3313,8 @@ export interface operations {
                  *       "emailLanguage": "en",
                  *       "invitationEmails": true,
                  *       "signeeEvents": true,
-                 *       "reminderCooldownMinutes": 15
+                 *       "reminderCooldownMinutes": 15,
+                 *       "expiryDays": 1
                  *     }
                  */
                 "application/json": {
@@ -3312,6 +3323,8 @@ export interface operations {
                     invitationEmails?: boolean;
                     signeeEvents?: boolean;
                     reminderCooldownMinutes?: number;
+                    /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
+                    expiryDays?: number | null;
                 };
             };
         };
@@ -3328,7 +3341,8 @@ export interface operations {
                      *         "emailLanguage": "en",
                      *         "invitationEmails": true,
                      *         "signeeEvents": false,
-                     *         "reminderCooldownMinutes": 60
+                     *         "reminderCooldownMinutes": 60,
+                     *         "expiryDays": null
                      *       }
                      *     }
                      */
@@ -4342,30 +4356,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "file": "(binary PDF)",
-                 *       "tenantId": "0192f1c4-5b7e-7c3a-9d2e-3f4a5b6c7d8e",
-                 *       "signees": [
-                 *         {
-                 *           "email": "ada@example.com",
-                 *           "name": "Ada Lovelace"
-                 *         }
-                 *       ],
-                 *       "name": "Master services agreement",
-                 *       "fields": [
-                 *         {
-                 *           "signee": 0,
-                 *           "type": "signature",
-                 *           "page": 1,
-                 *           "x": 72,
-                 *           "y": 640,
-                 *           "width": 180,
-                 *           "height": 48
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "multipart/form-data": {
                     /**
                      * Format: binary
@@ -4385,6 +4375,11 @@ export interface operations {
                     name?: string;
                     /** @description shown in the invitation */
                     signingMessage?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.
+                     */
+                    expiresAt?: string;
                     /**
                      * @description true: signees sign one after another, by signingOrder
                      * @enum {string}
@@ -4456,6 +4451,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4610,6 +4607,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4762,7 +4761,8 @@ export interface operations {
                  *       "signingOrderEnabled": true,
                  *       "signingGroupsEnabled": true,
                  *       "pinned": true,
-                 *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351"
+                 *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                 *       "expiresAt": "2026-11-26T00:52:58.604Z"
                  *     }
                  */
                 "application/json": {
@@ -4774,6 +4774,7 @@ export interface operations {
                     signingGroupsEnabled?: boolean;
                     pinned?: boolean;
                     folderId?: string | null;
+                    expiresAt?: string | null;
                 };
             };
         };
@@ -4814,6 +4815,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4966,6 +4969,8 @@ export interface operations {
                      *           "metadata": {
                      *             "dealId": "4711"
                      *           },
+                     *           "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *           "cancelReason": null,
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -5063,6 +5068,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5215,6 +5222,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5378,6 +5387,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5502,6 +5513,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6690,6 +6703,7 @@ export interface operations {
                  *       "prefill": {},
                  *       "externalId": "text",
                  *       "metadata": {},
+                 *       "expiresAt": "2026-11-26T00:52:58.604Z",
                  *       "send": true
                  *     }
                  */
@@ -6711,6 +6725,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.
+                     */
+                    expiresAt?: string;
                     /** @description true: send for signing in the same request */
                     send?: boolean;
                 };
@@ -6753,6 +6772,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8239,6 +8260,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8485,6 +8508,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [

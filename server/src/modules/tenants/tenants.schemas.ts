@@ -42,6 +42,15 @@ export const settingsSchema = z
     invitationEmails: z.boolean(),
     signeeEvents: z.boolean(),
     reminderCooldownMinutes: z.number().int().min(MIN_REMINDER_COOLDOWN_MINUTES).max(10080),
+    expiryDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .nullable()
+      .describe(
+        'Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never',
+      ),
   })
   .meta({ id: 'TenantSettings' });
 

@@ -52,6 +52,7 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     invitation_emails: 1,
     signee_events: 0,
     reminder_cooldown_minutes: 60,
+    expiry_days: null,
     credit_balance: 0,
     created_at: now,
     updated_at: now,
@@ -168,6 +169,7 @@ export type TenantSettings = {
   invitationEmails: boolean;
   signeeEvents: boolean;
   reminderCooldownMinutes: number;
+  expiryDays: number | null;
 };
 
 /** A tenant row's settings in API form. */
@@ -177,6 +179,7 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     invitationEmails: t.invitation_emails === 1,
     signeeEvents: t.signee_events === 1,
     reminderCooldownMinutes: t.reminder_cooldown_minutes,
+    expiryDays: t.expiry_days,
   };
 }
 
@@ -203,6 +206,7 @@ export async function updateSettings(
       ...(p.reminderCooldownMinutes !== undefined && {
         reminder_cooldown_minutes: p.reminderCooldownMinutes,
       }),
+      ...(p.expiryDays !== undefined && { expiry_days: p.expiryDays }),
       updated_at: nowIso(),
     });
     const tenant = await repo.findTenant(trx, input.tenantId);
