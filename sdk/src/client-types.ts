@@ -51,6 +51,11 @@ export type SignetDocument = {
   externalId: string | null;
   /** Your own flat object of strings. */
   metadata: Record<string, string> | null;
+  /**
+   * Where the signing page sends each signee after they sign or decline, with
+   * `?documentId=…&signeeId=…&event=signed|declined` appended.
+   */
+  redirectUrl: string | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };
@@ -85,7 +90,10 @@ export type SigneeInput = {
   signingGroupId?: string;
 };
 
-/** What `PATCH /api/documents/{id}` may change (the first five only in draft). */
+/**
+ * What `PATCH /api/documents/{id}` may change: the first five only in draft, externalId,
+ * metadata and redirectUrl in draft or in process (null clears them), the rest in any status.
+ */
 export type DocumentEdit = {
   name?: string;
   signingMessage?: string | null;
@@ -96,6 +104,12 @@ export type DocumentEdit = {
   pinned?: boolean;
   /** A folder of the same tenant, or null for none. */
   folderId?: string | null;
+  /** Your own id for the document, at most 255 characters. */
+  externalId?: string | null;
+  /** The whole new object of strings (not merged), at most 4 KiB as JSON. */
+  metadata?: Record<string, string> | null;
+  /** https (http only to localhost, 127.0.0.1, [::1]), at most 2,048 characters. */
+  redirectUrl?: string | null;
 };
 
 /** What `PATCH …/signees/{signeeId}` may change on a draft's signee. */
@@ -131,6 +145,12 @@ export type QuickCreateInput = {
   fields?: QuickCreateFieldInput[];
   /** Turns `{{TYPE:N}}` tags in the PDF's text into fields. */
   textTags?: boolean;
+  /** Your own id for the document (at most 255 characters); `list({externalId})` finds it. */
+  externalId?: string;
+  /** Your own flat object of strings, at most 4 KiB as JSON. */
+  metadata?: Record<string, string>;
+  /** Where signees go after signing or declining: https (http only to loopback hosts). */
+  redirectUrl?: string;
   /** Replays the first response when the same request is repeated within 24 h. */
   idempotencyKey?: string;
 };

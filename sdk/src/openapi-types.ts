@@ -624,8 +624,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a draft, pin or file a document
-         * @description Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes), pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.
+         * Change a draft, set your references, pin or file a document
+         * @description Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes); externalId, metadata (the whole object) and redirectUrl (draft or in process, else 409; null clears each); pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.
          */
         patch: operations["updateDocument"];
         trace?: never;
@@ -1406,6 +1406,8 @@ export interface components {
             metadata: {
                 [key: string]: string;
             } | null;
+            /** @description Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended */
+            redirectUrl: string | null;
             /** Format: uri */
             downloadUrl: string;
         };
@@ -1678,6 +1680,12 @@ export interface components {
                 oldStatus: string;
                 newStatus: string;
                 changedAt: string;
+                /** @description the document's externalId at the change */
+                externalId: string | null;
+                /** @description the document's metadata at the change */
+                metadata: {
+                    [key: string]: string;
+                } | null;
             };
         } | {
             /**
@@ -1698,6 +1706,12 @@ export interface components {
                 oldStatus: string;
                 newStatus: string;
                 changedAt: string;
+                /** @description the document's externalId at the change */
+                externalId: string | null;
+                /** @description the document's metadata at the change */
+                metadata: {
+                    [key: string]: string;
+                } | null;
             };
         };
         /**
@@ -4363,7 +4377,13 @@ export interface operations {
                  *           "width": 180,
                  *           "height": 48
                  *         }
-                 *       ]
+                 *       ],
+                 *       "externalId": "crm-deal-1042",
+                 *       "metadata": {
+                 *         "dealId": "1042",
+                 *         "region": "emea"
+                 *       },
+                 *       "redirectUrl": "https://app.example.com/contracts/1042/done"
                  *     }
                  */
                 "multipart/form-data": {
@@ -4415,6 +4435,17 @@ export interface operations {
                      * @enum {string}
                      */
                     textTags?: "true" | "false";
+                    /** @description your own id for the document, at most 255 characters; the listing filters on it */
+                    externalId?: string;
+                    /** @description JSON object of string values, at most 4 KiB; answered and sent in webhooks */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * Format: uri
+                     * @description where the signing page sends each signee after they sign or decline
+                     */
+                    redirectUrl?: string;
                 };
             };
         };
@@ -4762,7 +4793,10 @@ export interface operations {
                  *       "signingOrderEnabled": true,
                  *       "signingGroupsEnabled": true,
                  *       "pinned": true,
-                 *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351"
+                 *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                 *       "externalId": "text",
+                 *       "metadata": {},
+                 *       "redirectUrl": "https://signet.example.com/"
                  *     }
                  */
                 "application/json": {
@@ -4774,6 +4808,12 @@ export interface operations {
                     signingGroupsEnabled?: boolean;
                     pinned?: boolean;
                     folderId?: string | null;
+                    externalId?: string | null;
+                    /** @description the whole new object (not merged with the old one); null removes it */
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    redirectUrl?: string | null;
                 };
             };
         };
@@ -4918,6 +4958,8 @@ export interface operations {
                 folderId?: string;
                 /** @description true: only pinned documents; false: only documents not pinned */
                 pinned?: "true" | "false";
+                /** @description only the documents with exactly this externalId */
+                externalId?: string;
                 /** @description search: contained in the document's name or a signee's name or e-mail, ignoring case */
                 q?: string;
                 limit?: number;
@@ -6690,6 +6732,7 @@ export interface operations {
                  *       "prefill": {},
                  *       "externalId": "text",
                  *       "metadata": {},
+                 *       "redirectUrl": "https://signet.example.com/",
                  *       "send": true
                  *     }
                  */
@@ -6711,6 +6754,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: uri
+                     * @description where the signing page sends each signee after they sign or decline
+                     */
+                    redirectUrl?: string;
                     /** @description true: send for signing in the same request */
                     send?: boolean;
                 };

@@ -81,6 +81,8 @@ export type FromTemplateInput = {
   prefill?: Record<string, string | boolean>;
   externalId?: string;
   metadata?: Record<string, string>;
+  /** Where signees go after signing or declining: https (http only to loopback hosts). */
+  redirectUrl?: string;
   /** Send for signing in the same request. */
   send?: boolean;
 };

@@ -82,6 +82,7 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'templateId',
         'externalId',
         'metadata',
+        'redirectUrl',
         'downloadUrl',
       ].sort(),
     );

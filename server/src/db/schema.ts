@@ -338,6 +338,8 @@ export type DocumentsTable = {
   external_id: string | null;
   /** JSON: a flat object of strings (decisions §12), ≤ 4 KiB. */
   metadata: string | null;
+  /** Where the signing page sends a signee after signing or declining (decisions §12). */
+  redirect_url: string | null;
 };
 
 export type SigneesTable = {

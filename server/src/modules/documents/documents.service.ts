@@ -11,10 +11,11 @@ import { releaseTemplateFile } from '../templates/template-files.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { auditRow, listAudit, type RequestOrigin } from './audit.repo.js';
-import { isDeletable, moveDocument, type ChangeBy } from './lifecycle.js';
+import { isDeletable, moveDocument, type ChangeBy, type EventDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
 import { searchTerm, searchTextOf } from './search-text.js';
+import { decodeMetadata, encodeMetadata } from './integrator-fields.js';
 import { queueCancelNotices } from './after-signing.js';
 import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
@@ -56,7 +57,8 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     sealFailure: d.status === 'seal_failed' ? d.seal_failure : null,
     templateId: d.template_id,
     externalId: d.external_id,
-    metadata: d.metadata ? (JSON.parse(d.metadata) as Record<string, string>) : null,
+    metadata: decodeMetadata(d.metadata),
+    redirectUrl: d.redirect_url,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -151,6 +153,9 @@ export async function createDocument(
     signingOrderEnabled?: boolean;
     signingGroupsEnabled?: boolean;
     signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
+    externalId?: string;
+    metadata?: Record<string, string>;
+    redirectUrl?: string;
     /** Fields, each naming its signee by position in `signees`; already checked. */
     fields?: Array<Omit<FieldDraft, 'signeeId'> & { signee: number }>;
     /** The file's pages as displayed, when they were read. */
@@ -180,6 +185,9 @@ export async function createDocument(
       signingGroupsEnabled: input.signingGroupsEnabled,
       emailLanguage: tenant.email_language,
       signees: input.signees,
+      externalId: input.externalId,
+      metadata: input.metadata,
+      redirectUrl: input.redirectUrl,
     });
     return insertDraft(trx, {
       document,
@@ -217,6 +225,7 @@ export function newDocumentRow(input: {
   templateId?: string;
   externalId?: string | null;
   metadata?: Record<string, string> | null;
+  redirectUrl?: string | null;
   at?: string;
 }): repo.DocumentRow {
   const now = input.at ?? nowIso();
@@ -253,7 +262,8 @@ export function newDocumentRow(input: {
     updated_at: now,
     template_id: input.templateId ?? null,
     external_id: input.externalId ?? null,
-    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    metadata: encodeMetadata(input.metadata),
+    redirect_url: input.redirectUrl ?? null,
   };
 }
 
@@ -330,6 +340,7 @@ export async function listDocuments(
     status: input.status,
     folderId: input.folderId,
     pinned: input.pinned,
+    externalId: input.externalId,
     term: term || undefined,
     limit: input.limit + 1,
     after: input.cursor ? decodeCursor(input.cursor) : undefined,
@@ -414,7 +425,7 @@ export async function retrySeal(
 /** retrySeal's move, for the operator's CLI too: false when the document is not `seal_failed`. */
 export function reopenSeal(
   trx: DbOrTrx,
-  document: Pick<repo.DocumentRow, 'id' | 'tenant_id'>,
+  document: EventDocument,
   by: ChangeBy,
 ): Promise<boolean> {
   return moveDocument(trx, {

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { emailLanguages } from '../tenants/tenants.schemas.js';
 import { documentDetailSchema, signeeInputSchema, signeeSchema } from './documents.schemas.js';
+import { externalIdSchema, metadataSchema, redirectUrlSchema } from './integrator-fields.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
 
-/** `PATCH /api/documents/{id}`: the draft's settings, and filing (any status). */
+/**
+ * `PATCH /api/documents/{id}`: the draft's settings, the integrator's fields (draft or in
+ * process; null clears), and filing (any status).
+ */
 export const editDocumentBody = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(255).optional(),
@@ -14,6 +18,12 @@ export const editDocumentBody = z
     signingGroupsEnabled: z.boolean().optional(),
     pinned: z.boolean().optional(),
     folderId: z.uuid().nullable().optional(),
+    externalId: externalIdSchema.nullable().optional(),
+    metadata: metadataSchema
+      .nullable()
+      .optional()
+      .describe('the whole new object (not merged with the old one); null removes it'),
+    redirectUrl: redirectUrlSchema.nullable().optional(),
   })
   .strict()
   .refine(atLeastOne, 'give at least one property to change');
@@ -28,6 +38,17 @@ export const DRAFT_ONLY: ReadonlyArray<keyof DocumentEdit> = [
   'emailLanguage',
   'signingOrderEnabled',
   'signingGroupsEnabled',
+];
+
+/**
+ * The properties an integrator may change while the document is a draft or in process: its own
+ * references to it, and where signees go next, can follow its own records until the document
+ * is finished; after that, the events already delivered named them and they stay.
+ */
+export const OPEN_ONLY: ReadonlyArray<keyof DocumentEdit> = [
+  'externalId',
+  'metadata',
+  'redirectUrl',
 ];
 
 /** `POST /api/documents/{id}/signees`: one signee input, as in quick-create. */

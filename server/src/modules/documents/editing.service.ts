@@ -9,7 +9,8 @@ import { recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
 import { MAX_SIGNEES, type signeeInputSchema } from './documents.schemas.js';
 import { getDocument, newSignee, type DocumentDeps } from './documents.service.js';
-import { DRAFT_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
+import { DRAFT_ONLY, OPEN_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
+import { encodeMetadata } from './integrator-fields.js';
 import type { z } from 'zod';
 
 type Caller = { documentId: string; userId: string; origin: RequestOrigin };
@@ -47,9 +48,19 @@ function requireDraft(document: repo.DocumentRow, what: string) {
   }
 }
 
+function requireOpen(document: repo.DocumentRow, what: string) {
+  if (document.status !== 'draft' && document.status !== 'in_process') {
+    throw new AppError(
+      'invalid_status',
+      `${what} can be changed only while the document is a draft or in process; it is ${document.status}.`,
+    );
+  }
+}
+
 /**
  * Applies a PATCH: the draft's settings (409 `invalid_status` once sent, and then nothing else
- * changes either), `pinned` and `folderId` in any status. Only what differs is written; a
+ * changes either), externalId, metadata and redirectUrl while draft or in process (409 after),
+ * `pinned` and `folderId` in any status. Only what differs is written; a
  * change moves `updatedAt` and is audited, a PATCH that changes nothing does neither.
  */
 export async function editDocument(deps: DocumentDeps, input: Caller & { patch: DocumentEdit }) {
@@ -57,6 +68,8 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
   await changeDocument(deps, input, async (trx, document) => {
     const draftOnly = DRAFT_ONLY.filter((k) => patch[k] !== undefined);
     if (draftOnly.length > 0) requireDraft(document, draftOnly.join(', '));
+    const openOnly = OPEN_ONLY.filter((k) => patch[k] !== undefined);
+    if (openOnly.length > 0) requireOpen(document, openOnly.join(', '));
     if (patch.folderId) {
       await lockFolders(trx, deps.db.engine, document.tenant_id);
       await requireFolder(trx, { tenantId: document.tenant_id, folderId: patch.folderId });
@@ -78,6 +91,9 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
       pinned:
         patch.pinned === undefined ? undefined : patch.pinned ? (document.pinned ?? now) : null,
       folder_id: patch.folderId,
+      external_id: patch.externalId,
+      metadata: patch.metadata === undefined ? undefined : encodeMetadata(patch.metadata),
+      redirect_url: patch.redirectUrl,
     };
     const set = Object.fromEntries(
       Object.entries(wanted).filter(
@@ -111,6 +127,9 @@ function changedProperties(patch: DocumentEdit, set: Partial<repo.DocumentRow>) 
     signingGroupsEnabled: 'signing_groups_enabled',
     pinned: 'pinned',
     folderId: 'folder_id',
+    externalId: 'external_id',
+    metadata: 'metadata',
+    redirectUrl: 'redirect_url',
   };
   return Object.fromEntries(
     (Object.keys(columns) as Array<keyof DocumentEdit>)
