@@ -599,7 +599,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a PDF with its signees as a draft
-         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md) and textTags (true: turn {{TYPE:N}} tags in the PDF text into fields). Creates a draft; sends no invitation.
+         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md), textTags (true: turn {{TYPE:N}} tags in the PDF text into fields), externalId (your own id, at most 255 characters; GET /api/documents?externalId= finds it), metadata (JSON object of string values, at most 4 KiB) and redirectUrl (https, at most 2,048 characters: where the signing page sends each signee after they sign or decline). Creates a draft; sends no invitation.
          */
         post: operations["quickCreateDocument"];
         delete?: never;
@@ -1363,6 +1363,7 @@ export interface components {
          *       "metadata": {
          *         "dealId": "4711"
          *       },
+         *       "redirectUrl": "https://app.example.com/deals/4711/signed",
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1659,7 +1660,11 @@ export interface components {
          *         "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
          *         "oldStatus": "draft",
          *         "newStatus": "in_process",
-         *         "changedAt": "2026-11-26T00:52:58.636Z"
+         *         "changedAt": "2026-11-26T00:52:58.636Z",
+         *         "externalId": "crm-4711",
+         *         "metadata": {
+         *           "dealId": "4711"
+         *         }
          *       }
          *     }
          */
@@ -4305,7 +4310,11 @@ export interface operations {
                      *             "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
                      *             "oldStatus": "draft",
                      *             "newStatus": "in_process",
-                     *             "changedAt": "2026-11-26T00:52:58.636Z"
+                     *             "changedAt": "2026-11-26T00:52:58.636Z",
+                     *             "externalId": "crm-4711",
+                     *             "metadata": {
+                     *               "dealId": "4711"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -4487,6 +4496,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4641,6 +4651,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4854,6 +4865,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5008,6 +5020,7 @@ export interface operations {
                      *           "metadata": {
                      *             "dealId": "4711"
                      *           },
+                     *           "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -5105,6 +5118,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5257,6 +5271,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5420,6 +5435,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5544,6 +5560,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6801,6 +6818,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8287,6 +8305,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8533,6 +8552,7 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8678,6 +8698,7 @@ export interface operations {
                      *         "status": "text",
                      *         "signingMessage": "text",
                      *         "language": "text",
+                     *         "redirectUrl": "text",
                      *         "senderName": "text"
                      *       },
                      *       "canSign": true,
@@ -8744,6 +8765,8 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
+                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            redirectUrl: string | null;
                             senderName: string;
                         };
                         canSign: boolean;
@@ -8915,7 +8938,8 @@ export interface operations {
                      *         "name": "text",
                      *         "status": "text",
                      *         "signingMessage": "text",
-                     *         "language": "text"
+                     *         "language": "text",
+                     *         "redirectUrl": "text"
                      *       }
                      *     }
                      */
@@ -8935,6 +8959,8 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
+                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            redirectUrl: string | null;
                         };
                     };
                 };
@@ -9018,7 +9044,8 @@ export interface operations {
                      *         "name": "text",
                      *         "status": "text",
                      *         "signingMessage": "text",
-                     *         "language": "text"
+                     *         "language": "text",
+                     *         "redirectUrl": "text"
                      *       }
                      *     }
                      */
@@ -9038,6 +9065,8 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
+                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            redirectUrl: string | null;
                         };
                     };
                 };

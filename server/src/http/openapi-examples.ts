@@ -92,6 +92,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     templateId: null,
     externalId: 'crm-4711',
     metadata: { dealId: '4711' },
+    redirectUrl: 'https://app.example.com/deals/4711/signed',
     downloadUrl:
       'http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g',
   },
@@ -208,6 +209,8 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
       oldStatus: 'draft',
       newStatus: 'in_process',
       changedAt: '2026-11-26T00:52:58.636Z',
+      externalId: 'crm-4711',
+      metadata: { dealId: '4711' },
     },
   },
   WebhookDelivery: {

@@ -423,11 +423,7 @@ export async function retrySeal(
 }
 
 /** retrySeal's move, for the operator's CLI too: false when the document is not `seal_failed`. */
-export function reopenSeal(
-  trx: DbOrTrx,
-  document: EventDocument,
-  by: ChangeBy,
-): Promise<boolean> {
+export function reopenSeal(trx: DbOrTrx, document: EventDocument, by: ChangeBy): Promise<boolean> {
   return moveDocument(trx, {
     document,
     move: 'retrySeal',

@@ -26,7 +26,17 @@ export const editDocumentBody = z
     redirectUrl: redirectUrlSchema.nullable().optional(),
   })
   .strict()
-  .refine(atLeastOne, 'give at least one property to change');
+  .refine(atLeastOne, 'give at least one property to change')
+  .meta({
+    examples: [
+      {
+        externalId: 'crm-deal-1042',
+        metadata: { dealId: '1042', stage: 'negotiation' },
+        redirectUrl: 'https://app.example.com/contracts/1042/done',
+      },
+      { name: 'Master services agreement (v2)', pinned: true },
+    ],
+  });
 
 /** What `PATCH /api/documents/{id}` may change. */
 export type DocumentEdit = z.output<typeof editDocumentBody>;
