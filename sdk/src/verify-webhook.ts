@@ -36,6 +36,10 @@ export type DocumentStatusChangedEvent = {
     oldStatus: string;
     newStatus: string;
     changedAt: string;
+    /** The document's externalId at the change; null when it has none. */
+    externalId: string | null;
+    /** The document's metadata at the change; null when it has none. */
+    metadata: Record<string, string> | null;
   };
 };
 
@@ -50,6 +54,8 @@ export type SigneeStatusChangedEvent = {
     oldStatus: string;
     newStatus: string;
     changedAt: string;
+    externalId: string | null;
+    metadata: Record<string, string> | null;
   };
 };
 
@@ -145,11 +151,15 @@ function parseEnvelope(payload: unknown): VerifyWebhookResult {
     return fail('invalid_payload');
   }
   const common = { id, occurredAt, tenantId };
+  // Absent in events recorded before the service sent them: null, as for a document without.
+  const externalId = typeof data.externalId === 'string' ? data.externalId : null;
+  const metadata = isRecord(data.metadata) ? (data.metadata as Record<string, string>) : null;
+  const references = { externalId, metadata };
   if (type === 'signee.status_changed') {
     if (!isNonEmptyString(signeeId)) return fail('invalid_payload');
-    const eventData = { documentId, signeeId, oldStatus, newStatus, changedAt };
+    const eventData = { documentId, signeeId, oldStatus, newStatus, changedAt, ...references };
     return { ok: true, event: { ...common, type, data: eventData } };
   }
-  const eventData = { documentId, oldStatus, newStatus, changedAt };
+  const eventData = { documentId, oldStatus, newStatus, changedAt, ...references };
   return { ok: true, event: { ...common, type: 'document.status_changed', data: eventData } };
 }

@@ -344,6 +344,8 @@ export type DocumentsTable = {
   expires_at: string | null;
   /** Why it was cancelled: `expired`, or null (by its sender, or not cancelled). */
   cancel_reason: 'expired' | null;
+  /** Where the signing page sends a signee after signing or declining (decisions §12). */
+  redirect_url: string | null;
 };
 
 export type SigneesTable = {

@@ -5,6 +5,11 @@ const change = {
   oldStatus: z.string(),
   newStatus: z.string(),
   changedAt: z.string(),
+  externalId: z.string().nullable().describe("the document's externalId at the change"),
+  metadata: z
+    .record(z.string(), z.string())
+    .nullable()
+    .describe("the document's metadata at the change"),
 };
 
 /** The webhook event envelope of the specification, as the events feed returns it. */

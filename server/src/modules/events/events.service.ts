@@ -2,8 +2,17 @@ import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
 import { insertEvent, type EventRow } from './events.repo.js';
+import { decodeMetadata } from '../documents/integrator-fields.js';
 
-type Change = { documentId: string; oldStatus: string; newStatus: string; changedAt: string };
+type Change = {
+  documentId: string;
+  oldStatus: string;
+  newStatus: string;
+  changedAt: string;
+  /** The document's externalId and metadata at the change (decisions §12), else null. */
+  externalId: string | null;
+  metadata: Record<string, string> | null;
+};
 type Envelope<Type, Data> = {
   id: string;
   type: Type;
@@ -31,6 +40,9 @@ export async function recordStatusChange(
     oldStatus: string;
     newStatus: string;
     changedAt?: string;
+    /** The document's `external_id` and `metadata` columns as they stand; null when none. */
+    externalId?: string | null;
+    metadata?: string | null;
   },
 ): Promise<EventRow> {
   const changedAt = change.changedAt ?? nowIso();
@@ -47,6 +59,8 @@ export async function recordStatusChange(
       oldStatus: change.oldStatus,
       newStatus: change.newStatus,
       changedAt,
+      externalId: change.externalId ?? null,
+      metadata: decodeMetadata(change.metadata ?? null),
     },
   } as EventEnvelope;
   const row: EventRow = {
