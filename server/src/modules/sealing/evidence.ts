@@ -43,6 +43,8 @@ export function buildEvidence(
       actor: e.actor,
       ip: e.ip,
       userAgent: e.userAgent,
+      // Only e-mail entries carry these, so other entries (and older files) hash as before.
+      ...(e.email ? { recipient: e.email.to, emailKind: e.email.kind } : {}),
     })),
     input.originalSha256.toLowerCase(),
   );
@@ -111,7 +113,14 @@ export function gatherSigneeEvidence(
   const consent = messages(language).signing.consent;
   return signees.map((s) => {
     const own = trail.filter((e) => e.signeeId === s.id);
-    const emailed = own.filter((e) => e.action === 'e-mailed' && e.details?.to === s.email);
+    // The signing link's deliveries: invitations and reminders (entries before kinds were
+    // recorded have none, and were invitations); notices and copies carry no link.
+    const emailed = own.filter(
+      (e) =>
+        e.action === 'e-mailed' &&
+        e.details?.to === s.email &&
+        (e.details.kind === undefined || e.details.kind === 'invitation' || e.details.kind === 'reminder'),
+    );
     const signed = own.findLast((e) => e.action === 'signed');
     const image = signatures.find((x) => x.email === s.email && x.image)?.image;
     const drawn = s.status === 'signed' && s.signature_file !== null;
@@ -252,7 +261,7 @@ export function describeEvidence(report: EvidenceReport): string[] {
   e.auditTrail.entries.forEach((entry, i) => {
     const mark = chain && !chain.ok && chain.index === i ? '  <-- broken link' : '';
     lines.push(
-      `    ${i + 1}. ${entry.at} ${entry.action} by ${entry.actor}${from(entry.ip, entry.userAgent)}${mark}`,
+      `    ${i + 1}. ${entry.at} ${entry.action}${entry.recipient ? ` to ${entry.recipient}${entry.emailKind ? ` (${entry.emailKind})` : ''}` : ''} by ${entry.actor}${from(entry.ip, entry.userAgent)}${mark}`,
     );
   });
   return lines;
