@@ -7,7 +7,13 @@ import type { EmailRow } from './mail.repo.js';
  * `invitation` (the signing link, any wave), `reminder` (manual or automatic), `declined` and
  * `cancelled` (the notices that a link stopped working), `copy` (the signed copy on completion).
  */
-export const SIGNEE_EMAIL_KINDS = ['invitation', 'reminder', 'declined', 'cancelled', 'copy'] as const;
+export const SIGNEE_EMAIL_KINDS = [
+  'invitation',
+  'reminder',
+  'declined',
+  'cancelled',
+  'copy',
+] as const;
 
 /** A kind of e-mail to a signee. */
 export type SigneeEmailKind = (typeof SIGNEE_EMAIL_KINDS)[number];

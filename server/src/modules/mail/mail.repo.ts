@@ -43,7 +43,6 @@ export function settleEmail(db: DbOrTrx, emailId: string, set: Partial<EmailRow>
     .executeTakeFirst();
 }
 
-
 /** The newest outbox rows (at most `limit`), optionally to one address only. */
 export function listEmails(db: DbOrTrx, input: { to?: string; limit: number }) {
   let query = db.selectFrom('emails').selectAll().orderBy('created_at', 'desc');

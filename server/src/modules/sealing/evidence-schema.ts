@@ -19,7 +19,9 @@ const auditEntry = z
     recipient: z
       .string()
       .optional()
-      .describe("an e-mail entry's recipient address ('e-mailed', 'e-mail failed'); absent on others"),
+      .describe(
+        "an e-mail entry's recipient address ('e-mailed', 'e-mail failed'); absent on others",
+      ),
     emailKind: z
       .string()
       .nullable()

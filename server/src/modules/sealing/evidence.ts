@@ -119,7 +119,9 @@ export function gatherSigneeEvidence(
       (e) =>
         e.action === 'e-mailed' &&
         e.details?.to === s.email &&
-        (e.details.kind === undefined || e.details.kind === 'invitation' || e.details.kind === 'reminder'),
+        (e.details.kind === undefined ||
+          e.details.kind === 'invitation' ||
+          e.details.kind === 'reminder'),
     );
     const signed = own.findLast((e) => e.action === 'signed');
     const image = signatures.find((x) => x.email === s.email && x.image)?.image;
