@@ -33,8 +33,8 @@ export function SigneeEmails(props: { entries: AuditEntry[] | null; signeeId: st
         const failed = e.action === 'e-mail failed';
         return (
           <li key={e.id}>
-            {KIND_NAMES[email.kind] ?? 'E-mail'} {failed ? 'refused for' : 'e-mailed to'}{' '}
-            <span className="mono">{email.to}</span> <Time value={e.createdAt} />
+            {KIND_NAMES[email.kind] ?? 'E-mail'} {failed ? 'refused for' : 'e-mailed to'} {email.to}{' '}
+            <Time value={e.createdAt} />
             {failed && typeof e.details?.error === 'string' && (
               <span className="error-text"> ({e.details.error})</span>
             )}
