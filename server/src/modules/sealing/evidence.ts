@@ -112,17 +112,15 @@ export function gatherSigneeEvidence(
 ): EvidenceSignee[] {
   const consent = messages(language).signing.consent;
   return signees.map((s) => {
-    const own = trail.filter((e) => e.signeeId === s.id);
-    // The signing link's deliveries: invitations and reminders (entries before kinds were
+    // The signing link's e-mails: invitations and reminders (entries before kinds were
     // recorded have none, and were invitations); notices and copies carry no link.
-    const emailed = own.filter(
+    const own = trail.filter((e) => e.signeeId === s.id);
+    const linkMails = own.filter(
       (e) =>
-        e.action === 'e-mailed' &&
-        e.details?.to === s.email &&
-        (e.details.kind === undefined ||
-          e.details.kind === 'invitation' ||
-          e.details.kind === 'reminder'),
+        (e.action === 'e-mailed' || e.action === 'e-mail failed') &&
+        [undefined, 'invitation', 'reminder'].includes(e.details?.kind as string | undefined),
     );
+    const emailed = linkMails.filter((e) => e.action === 'e-mailed' && e.details?.to === s.email);
     const signed = own.findLast((e) => e.action === 'signed');
     const image = signatures.find((x) => x.email === s.email && x.image)?.image;
     const drawn = s.status === 'signed' && s.signature_file !== null;
@@ -131,11 +129,12 @@ export function gatherSigneeEvidence(
       email: s.email,
       status: s.status,
       invitation: {
-        channel: own.some((e) => e.action === 'e-mailed' || e.action === 'e-mail failed')
-          ? 'email'
-          : own.some((e) => e.action === 'link issued')
-            ? 'link'
-            : null,
+        channel:
+          linkMails.length > 0
+            ? 'email'
+            : own.some((e) => e.action === 'link issued')
+              ? 'link'
+              : null,
         invitedAt: s.invited_at,
         emailedAt: emailed.map((e) => e.createdAt),
       },
