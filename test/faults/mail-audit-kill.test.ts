@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createMailTransport,
   deliverEmail,
+  MailRefusedError,
   queueEmail,
 } from '../../server/src/modules/mail/mail.service.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
@@ -149,5 +150,62 @@ describe.each(ENGINES)('e-mail audit entries across a SIGKILL on %s', (engine) =
     expect(entries.map((e) => JSON.parse(e.details!))).toEqual([
       { to: 'race@ex.io', kind: 'reminder' },
     ]);
+  });
+  it("records the last attempt's failure as final: refused, e-mail failed, no job left", async () => {
+    const created = await quickCreate(ctx, apiKey, {
+      tenantId,
+      signees: [{ email: 'last@ex.io', name: 'Last' }],
+    });
+    const documentId = created.body.document.id as string;
+    const signeeId = created.body.signees[0].id as string;
+    const emailId = await ctx.db.kysely.transaction().execute((trx) =>
+      queueEmail(trx, {
+        to: 'last@ex.io',
+        tenantId,
+        subject: 'Last',
+        html: '<p>last</p>',
+        text: 'last',
+        audit: { documentId, signeeId, kind: 'invitation' },
+      }),
+    );
+    // Port 1: nothing listens, the connection is refused (a failure a retry could mend).
+    const transport = createMailTransport('smtp://127.0.0.1:1');
+    const deps = { db: ctx.db, transport, mailFrom: 'signet@ex.io' };
+    try {
+      await expect(deliverEmail(deps, emailId)).rejects.toThrow(/ECONNREFUSED/);
+      const retried = await ctx.db.kysely
+        .selectFrom('emails')
+        .select('status')
+        .where('id', '=', emailId)
+        .executeTakeFirstOrThrow();
+      expect(retried.status).toBe('failed');
+      await expect(deliverEmail(deps, emailId, { final: true })).rejects.toThrow(MailRefusedError);
+    } finally {
+      transport?.close();
+    }
+    const row = await ctx.db.kysely
+      .selectFrom('emails')
+      .select(['status', 'error'])
+      .where('id', '=', emailId)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('refused');
+    const job = await ctx.db.kysely
+      .selectFrom('jobs')
+      .select('id')
+      .where('id', '=', emailId)
+      .executeTakeFirst();
+    expect(job).toBeUndefined();
+    const entries = await ctx.db.kysely
+      .selectFrom('audit_entries')
+      .select(['action', 'signee_id', 'details'])
+      .where('document_id', '=', documentId)
+      .where('action', 'like', 'e-mail%')
+      .execute();
+    expect(entries.map((e) => [e.action, e.signee_id])).toEqual([['e-mail failed', signeeId]]);
+    expect(JSON.parse(entries[0].details!)).toMatchObject({
+      to: 'last@ex.io',
+      kind: 'invitation',
+      error: expect.stringMatching(/ECONNREFUSED/),
+    });
   });
 });
