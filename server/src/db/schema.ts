@@ -116,13 +116,18 @@ export type EmailsTable = {
   subject: string;
   html: string;
   text: string;
-  status: 'queued' | 'sent' | 'stored' | 'failed';
+  /** `failed`: the last attempt failed and another follows; `refused`: refused for good. */
+  status: 'queued' | 'sent' | 'stored' | 'failed' | 'refused';
   error: string | null;
   message_id: string | null;
   created_at: string;
   sent_at: string | null;
   /** JSON {key, filename, contentType, size}: a stored file attached at delivery. */
   attachment: string | null;
+  /** An e-mail to a signee: its document, signee and kind, audited with its outcome. */
+  document_id: string | null;
+  signee_id: string | null;
+  kind: string | null;
 };
 
 export type JobsTable = {
