@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../../server/src/jobs/queue.js';
 import { changeCredits } from '../../server/src/modules/tenants/tenants.repo.js';
-import { createTestContext, type TestContext } from '../helpers/context.js';
-import { createTenant, createUser } from '../helpers/factories.js';
+import type { TestContext } from '../helpers/context.js';
 import { createTemplate, signatureFields } from '../helpers/templates.js';
-import { spawnService, type ServiceProcess } from '../webhooks/service-process.js';
+import { startTwoProcesses, type TwoProcesses } from './support.js';
 
 const ROWS = 2000;
 
@@ -17,37 +12,19 @@ const ROWS = 2000;
 // neither needs the other's disk. A second job chain for the same bulk send (as when a lease
 // taken over raced a run still alive) makes both processes create rows at the same moment.
 describe('one bulk send on two processes and one PostgreSQL database', () => {
+  let two: TwoProcesses;
   let ctx: TestContext;
-  let dir: string;
-  let a: ServiceProcess;
-  let b: ServiceProcess;
+  let b: TwoProcesses['b'];
   let apiKey: string;
   let tenantId: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'signet-bulk-scale-'));
-    const shared = { SECRET_KEY: randomBytes(32).toString('hex') };
-    ctx = await createTestContext('postgres', { listen: true, workers: false, env: shared });
-    const env = {
-      ...shared,
-      DATABASE_URL: ctx.config.databaseUrl!,
-      MAIL_DAILY_LIMIT_PER_TENANT: '100000',
-      LOG_LEVEL: 'warn',
-    };
-    [a, b] = await Promise.all([
-      spawnService({ ...env, DATA_DIR: path.join(dir, 'a') }),
-      spawnService({ ...env, DATA_DIR: path.join(dir, 'b') }),
-    ]);
-    apiKey = (await createUser(ctx)).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
+    two = await startTwoProcesses({ MAIL_DAILY_LIMIT_PER_TENANT: '100000' });
+    ({ ctx, b, apiKey, tenantId } = two);
     await changeCredits(ctx.db.kysely, { tenantId, delta: 2 * ROWS, reason: 'grant' });
   });
 
-  afterAll(async () => {
-    await Promise.all([a?.kill9(), b?.kill9()]);
-    await ctx?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => two?.close());
 
   it(
     'creates every row once, none lost, with both chains running',
@@ -68,7 +45,7 @@ describe('one bulk send on two processes and one PostgreSQL database', () => {
         externalId: `row-${i + 1}`,
       }));
       // Intake on process a; the jobs run wherever they are claimed.
-      const upload = await fetch(`${a.baseUrl}/api/templates/${templateId}/bulk-sends`, {
+      const upload = await fetch(`${two.a.baseUrl}/api/templates/${templateId}/bulk-sends`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
         body: JSON.stringify({ rows }),

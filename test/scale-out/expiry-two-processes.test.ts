@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scheduleExpiry } from '../../server/src/modules/documents/expiry.js';
-import { createTestContext, type TestContext } from '../helpers/context.js';
+import type { TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
-import { spawnService, type ServiceProcess } from '../webhooks/service-process.js';
+import { startTwoProcesses, type TwoProcesses } from './support.js';
 
 const DOCUMENTS = 30;
 
@@ -15,31 +10,17 @@ const DOCUMENTS = 30;
 // document gets a second expiry job as well (as a deadline moved to the same time would), so
 // both processes try to expire each one at the same moment: each is expired exactly once.
 describe('expiry on two processes and one PostgreSQL database', () => {
+  let two: TwoProcesses;
   let ctx: TestContext;
-  let dir: string;
-  let a: ServiceProcess;
-  let b: ServiceProcess;
   let apiKey: string;
   let tenantId: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'signet-expiry-scale-'));
-    const shared = { SECRET_KEY: randomBytes(32).toString('hex') };
-    ctx = await createTestContext('postgres', { listen: true, workers: false, env: shared });
-    const env = { ...shared, DATABASE_URL: ctx.config.databaseUrl!, LOG_LEVEL: 'warn' };
-    [a, b] = await Promise.all([
-      spawnService({ ...env, DATA_DIR: path.join(dir, 'a') }),
-      spawnService({ ...env, DATA_DIR: path.join(dir, 'b') }),
-    ]);
-    apiKey = (await createUser(ctx)).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
+    two = await startTwoProcesses();
+    ({ ctx, apiKey, tenantId } = two);
   });
 
-  afterAll(async () => {
-    await Promise.all([a?.kill9(), b?.kill9()]);
-    await ctx?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => two?.close());
 
   it('expires each document once: one audit entry, one event, one notice', async () => {
     const expiresAt = new Date(Date.now() + 6000).toISOString();
