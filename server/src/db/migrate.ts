@@ -21,6 +21,7 @@ import * as m0018pageSizesError from './migrations/0018-page-sizes-error.js';
 import * as m0019sealLevel from './migrations/0019-seal-level.js';
 import * as m0020issuedCertificates from './migrations/0020-issued-certificates.js';
 import * as m0021templates from './migrations/0021-templates.js';
+import * as m0023webhookEvents from './migrations/0023-webhook-events.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0019-seal-level': m0019sealLevel,
   '0020-issued-certificates': m0020issuedCertificates,
   '0021-templates': m0021templates,
+  '0023-webhook-events': m0023webhookEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

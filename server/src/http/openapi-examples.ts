@@ -42,6 +42,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     emailLanguage: 'en',
     invitationEmails: true,
     signeeEvents: false,
+    webhookEvents: ['signee.viewed', 'email.failed'],
     reminderCooldownMinutes: 60,
   },
   Invitation: {

@@ -21,7 +21,11 @@ export type SealedCopy = { key: string; size: number; filename: string };
 // Everyone a document's completion concerns: its signees, and the sender once (a sender who is
 // also a signee gets one e-mail).
 async function recipients(trx: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
-  const people = signees.map((s) => ({ name: s.name, email: s.email }));
+  const people: Array<{ name: string; email: string; signeeId?: string }> = signees.map((s) => ({
+    name: s.name,
+    email: s.email,
+    signeeId: s.id,
+  }));
   const sender = await findUserById(trx, document.user_id);
   if (sender && !people.some((p) => p.email.toLowerCase() === sender.email.toLowerCase())) {
     people.push({ name: sender.name, email: sender.email });
@@ -91,6 +95,7 @@ export async function queueSignedCopies(
       ...rendered,
       to: person.email,
       tenantId: document.tenant_id,
+      refusal: { kind: 'notice', documentId: document.id, signeeId: person.signeeId ?? null },
       attachment: attach
         ? {
             key: sealed.key,
@@ -129,6 +134,7 @@ export async function queueDeclineNotices(
       }),
       to: sender.email,
       tenantId: document.tenant_id,
+      refusal: { kind: 'notice', documentId: document.id, signeeId: null },
     });
   }
   for (const signee of invitedOthers(input.signees, decliner.id)) {
@@ -141,6 +147,7 @@ export async function queueDeclineNotices(
       }),
       to: signee.email,
       tenantId: document.tenant_id,
+      refusal: { kind: 'notice', documentId: document.id, signeeId: signee.id },
     });
   }
 }
@@ -163,6 +170,7 @@ export async function queueCancelNotices(
       }),
       to: signee.email,
       tenantId: document.tenant_id,
+      refusal: { kind: 'notice', documentId: document.id, signeeId: signee.id },
     });
   }
 }

@@ -13,6 +13,7 @@ import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
+import { recordSigneeReminded } from '../events/opt-in-events.js';
 import { MIN_REMINDER_COOLDOWN_MINUTES } from '../tenants/tenants.schemas.js';
 import { countAuditEntriesBySignee, recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
@@ -92,6 +93,11 @@ export async function inviteSignees(
         to: signee.email,
         tenantId: input.document.tenant_id,
         jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
+        refusal: {
+          kind: input.reminder ? 'reminder' : 'invitation',
+          documentId: input.document.id,
+          signeeId: signee.id,
+        },
         ...renderInvitation({
           language: (signee.language ?? input.document.email_language) as EmailLanguage,
           signeeName: signee.name,
@@ -374,6 +380,12 @@ export async function remindSignees(
         actor: `user:${input.userId}`,
         signeeId: signee.id,
         origin: input.origin,
+        at: now,
+      });
+      await recordSigneeReminded(trx, {
+        tenantId: document.tenant_id,
+        documentId: document.id,
+        signeeId: signee.id,
         at: now,
       });
     }

@@ -7,6 +7,17 @@ const change = {
   changedAt: z.string(),
 };
 
+// The envelope of an opt-in event: the seed's fields around a data object of its own.
+function envelope<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.object({
+    id: eventId,
+    type: z.literal(type),
+    occurredAt: z.string(),
+    tenantId: z.uuid(),
+    data,
+  });
+}
+
 /** The webhook event envelope of the specification, as the events feed returns it. */
 export const eventEnvelopeSchema = z
   .discriminatedUnion('type', [
@@ -24,6 +35,36 @@ export const eventEnvelopeSchema = z
       tenantId: z.uuid(),
       data: z.object({ documentId: z.uuid(), signeeId: z.uuid(), ...change }),
     }),
+    // Opt-in events (decisions §12): only for tenants whose webhookEvents names them.
+    envelope(
+      'signee.viewed',
+      z.object({ documentId: z.uuid(), signeeId: z.uuid(), viewedAt: z.string() }),
+    ),
+    envelope(
+      'signee.reminded',
+      z.object({ documentId: z.uuid(), signeeId: z.uuid(), remindedAt: z.string() }),
+    ),
+    envelope(
+      'email.failed',
+      z.object({
+        documentId: z.uuid(),
+        signeeId: z.uuid().nullable().describe('null when the recipient is the sender'),
+        email: z.string(),
+        kind: z.enum(['invitation', 'reminder', 'notice']),
+        error: z.string().describe("the SMTP server's permanent (5xx) answer"),
+        failedAt: z.string(),
+      }),
+    ),
+    envelope(
+      'bulk_send.completed',
+      z.object({
+        id: z.uuid(),
+        templateId: z.uuid(),
+        total: z.number().int(),
+        created: z.number().int(),
+        failed: z.number().int(),
+      }),
+    ),
   ])
   .meta({ id: 'Event' });
 

@@ -10,6 +10,8 @@ import { isoIn, newId, nowIso } from '../../lib/ids.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './mail.repo.js';
 import { sweepRecipientLimits } from './recipient-limits.js';
+import { isPermanentRefusal, refuseForGood } from './refusals.js';
+import type { RefusalContext } from '../events/event-types.js';
 
 /**
  * E-mails queued and refused for a tenant's quota by this process (the /metrics counters);
@@ -98,6 +100,8 @@ export async function queueEmail(
     tenantId?: string;
     jobDelayMs?: number;
     attachment?: StoredAttachment;
+    /** An e-mail about a document: what `email.failed` says if the server refuses it for good. */
+    refusal?: RefusalContext;
   },
 ): Promise<string> {
   if (email.tenant) await countTenantEmails(trx, email.tenant, 1);
@@ -115,6 +119,7 @@ export async function queueEmail(
     created_at: nowIso(),
     sent_at: null,
     attachment: email.attachment ? JSON.stringify(email.attachment) : null,
+    refusal_event: email.refusal ? JSON.stringify(email.refusal) : null,
   });
   mailCounts.queued++;
   await enqueueJob(trx, {
@@ -186,6 +191,11 @@ export async function deliverEmail(
   } catch (err) {
     content?.destroy();
     const message = err instanceof Error ? err.message : String(err);
+    if (isPermanentRefusal(err)) {
+      // Refused for good (5xx): no retry, and email.failed for an opted-in tenant.
+      await refuseForGood(db, email, message.slice(0, 1000));
+      throw err;
+    }
     await repo.updateEmail(db.kysely, emailId, { status: 'failed', error: message.slice(0, 1000) });
     // Only a pending job moves: when the job itself is running, the runner reschedules it.
     await rescheduleJob(db.kysely, emailId, isoIn(deps.retryBaseMs ?? 30_000));
@@ -228,7 +238,10 @@ export function mailSendJob(deps: {
     payload: z.object({ emailId: z.string() }),
     backoffMs: (attempt) => Math.min(base * 2 ** (attempt - 1), 30 * 60_000),
     handle: async ({ emailId }) => {
-      await deliverEmail(deps, emailId);
+      // A permanent refusal is recorded (refuseForGood) and ends the job: retrying cannot help.
+      await deliverEmail(deps, emailId).catch((err: unknown) => {
+        if (!isPermanentRefusal(err)) throw err;
+      });
       // Housekeeping after the work: a sweep that fails is made up for by a later one.
       await sweepRecipientLimits(deps.db).catch(() => undefined);
     },
