@@ -216,6 +216,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         emailLanguage: 'en',
         invitationEmails: true,
         signeeEvents: false,
+        webhookEvents: [],
         reminderCooldownMinutes: 60,
       },
     });
@@ -248,6 +249,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       emailLanguage: 'de',
       invitationEmails: false,
       signeeEvents: true,
+      webhookEvents: [],
       reminderCooldownMinutes: 60,
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });

@@ -8,14 +8,16 @@ const change = {
 };
 
 // The envelope of an opt-in event: the seed's fields around a data object of its own.
-function envelope<T extends string, D extends z.ZodType>(type: T, data: D) {
-  return z.object({
-    id: eventId,
-    type: z.literal(type),
-    occurredAt: z.string(),
-    tenantId: z.uuid(),
-    data,
-  });
+function envelope<T extends string, D extends z.ZodType>(type: T, data: D, id: string) {
+  return z
+    .object({
+      id: eventId,
+      type: z.literal(type),
+      occurredAt: z.string(),
+      tenantId: z.uuid(),
+      data,
+    })
+    .meta({ id });
 }
 
 /** The webhook event envelope of the specification, as the events feed returns it. */
@@ -39,10 +41,12 @@ export const eventEnvelopeSchema = z
     envelope(
       'signee.viewed',
       z.object({ documentId: z.uuid(), signeeId: z.uuid(), viewedAt: z.string() }),
+      'SigneeViewedEvent',
     ),
     envelope(
       'signee.reminded',
       z.object({ documentId: z.uuid(), signeeId: z.uuid(), remindedAt: z.string() }),
+      'SigneeRemindedEvent',
     ),
     envelope(
       'email.failed',
@@ -54,6 +58,7 @@ export const eventEnvelopeSchema = z
         error: z.string().describe("the SMTP server's permanent (5xx) answer"),
         failedAt: z.string(),
       }),
+      'EmailFailedEvent',
     ),
     envelope(
       'bulk_send.completed',
@@ -64,6 +69,7 @@ export const eventEnvelopeSchema = z
         created: z.number().int(),
         failed: z.number().int(),
       }),
+      'BulkSendCompletedEvent',
     ),
   ])
   .meta({ id: 'Event' });
