@@ -50,4 +50,3 @@ export function parseWebhookEvents(stored: string): WebhookEventName[] {
   const names = JSON.parse(stored) as string[];
   return WEBHOOK_EVENT_NAMES.filter((n) => names.includes(n));
 }
-

@@ -1,11 +1,7 @@
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
-import {
-  parseWebhookEvents,
-  type OptInEventData,
-  type OptInEventType,
-} from './event-types.js';
+import { parseWebhookEvents, type OptInEventData, type OptInEventType } from './event-types.js';
 import { insertEvent, type EventRow } from './events.repo.js';
 
 /**
