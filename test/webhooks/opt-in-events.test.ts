@@ -113,6 +113,22 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
     );
   }
 
+  // Waits until `n` e-mails to `address` were refused for good (their rows failed).
+  async function failedEmails(address: string, n: number) {
+    const end = Date.now() + 10_000;
+    for (;;) {
+      const rows = await fixture.ctx.db.kysely
+        .selectFrom('emails')
+        .select('id')
+        .where('to_address', '=', address)
+        .where('status', '=', 'failed')
+        .execute();
+      if (rows.length >= n) return;
+      if (Date.now() > end) throw new Error(`${address}: ${rows.length} of ${n} e-mails failed`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
   const feed = async (t: Tenant) =>
     (await api(fixture.ctx, t.apiKey, 'GET', `/api/events?tenantId=${t.tenantId}`)).body
       .events as Envelope[];
@@ -153,10 +169,14 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
     const doc = await sentDocument(t);
     const token = signingTokenFor(ctx.config.secretKey, doc.signeeId);
 
-    const page = await fetch(`${ctx.baseUrl}/sign/${token}`);
-    expect(page.status).toBe(200);
-    expect((await signingCall(ctx, token, '')).status).toBe(200);
+    // The page and its JSON at once (as a browser opening the link does), then both again.
+    const [page, json] = await Promise.all([
+      fetch(`${ctx.baseUrl}/sign/${token}`),
+      signingCall(ctx, token, ''),
+    ]);
+    expect([page.status, json.status]).toEqual([200, 200]);
     expect((await fetch(`${ctx.baseUrl}/sign/${token}`)).status).toBe(200);
+    expect((await signingCall(ctx, token, '')).status).toBe(200);
 
     const viewed = await waitForEvent('/viewed', (e) => e.type === 'signee.viewed');
     expectSigned(viewed.r, viewed.e, t);
@@ -229,11 +249,21 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
         (e) => e.type === 'email.failed' && e.data.kind === 'reminder',
       );
       expect(again.e.data).toMatchObject({ email: doc.email, signeeId: doc.signeeId });
+      // Cancelling e-mails the signee a notice, refused too (by the mail job this time).
       await barrier(t, doc.documentId);
+      const notice = await waitForEvent(
+        '/bounce',
+        (e) => e.type === 'email.failed' && e.data.kind === 'notice',
+      );
+      expect(notice.e.data).toMatchObject({ email: doc.email, signeeId: doc.signeeId });
+      await failedEmails(doc.email, 3);
+      // A later seed event as the barrier: still one email.failed per e-mail.
+      const later = await sentDocument(t);
+      await barrier(t, later.documentId);
       const kinds = envelopes('/bounce')
         .filter(({ e }) => e.type === 'email.failed')
         .map(({ e }) => e.data.kind);
-      expect(kinds).toEqual(['invitation', 'reminder']);
+      expect(kinds.sort()).toEqual(['invitation', 'notice', 'reminder']);
     } finally {
       smtp.rejectRecipients(null);
     }
@@ -257,6 +287,8 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
         (await api(ctx, t.apiKey, 'POST', `/api/documents/${doc.documentId}/remind`)).status,
       ).toBe(200);
       await barrier(t, doc.documentId);
+      // Invitation, reminder and cancel notice all refused, none of them an event.
+      await failedEmails(doc.email, 3);
     } finally {
       smtp.rejectRecipients(null);
     }
@@ -333,5 +365,33 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
     const later = await sentDocument(t);
     await barrier(t, later.documentId);
     expect(envelopes('/bulk').filter(({ e }) => e.type === 'bulk_send.completed')).toHaveLength(1);
+  });
+
+  it('no bulk_send.completed for a tenant opted into other types only', async () => {
+    const { ctx } = fixture;
+    const t = await tenantWithWebhook('/bulk-quiet', ['signee.viewed', 'email.failed']);
+    const template = await createTemplate(ctx, t.apiKey, {
+      tenantId: t.tenantId,
+      template: { name: 'Lease', roles: [{ name: 'Client' }] },
+      fields: signatureFields(1),
+    });
+    const templateId = template.body.template.id as string;
+    const posted = await api(ctx, t.apiKey, 'POST', `/api/templates/${templateId}/bulk-sends`, {
+      rows: [{ signees: [{ role: 'Client', email: unique('bulk-quiet'), name: 'One' }] }],
+    });
+    expect(posted.status).toBe(202);
+    const id = posted.body.bulkSend.id as string;
+    const end = Date.now() + 30_000;
+    while (
+      (await api(ctx, t.apiKey, 'GET', `/api/bulk-sends/${id}`)).body.bulkSend.status !==
+      'completed'
+    ) {
+      if (Date.now() > end) throw new Error('bulk send not completed');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const later = await sentDocument(t);
+    await barrier(t, later.documentId);
+    expect(envelopes('/bulk-quiet').filter(({ e }) => OPT_IN.includes(e.type))).toEqual([]);
+    expect((await feed(t)).filter((e) => e.type === 'bulk_send.completed')).toEqual([]);
   });
 });
