@@ -51,6 +51,10 @@ export type SignetDocument = {
   externalId: string | null;
   /** Your own flat object of strings. */
   metadata: Record<string, string> | null;
+  /** When the signing expires (cancelled with `cancelReason` "expired" if still in process); null: never. */
+  expiresAt: string | null;
+  /** Why a cancelled document was cancelled: "expired", or null (its sender cancelled it). */
+  cancelReason: 'expired' | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };
@@ -96,6 +100,8 @@ export type DocumentEdit = {
   pinned?: boolean;
   /** A folder of the same tenant, or null for none. */
   folderId?: string | null;
+  /** The deadline (ISO 8601, in the future), while draft or in process; null removes it. */
+  expiresAt?: string | null;
 };
 
 /** What `PATCH …/signees/{signeeId}` may change on a draft's signee. */
@@ -127,6 +133,8 @@ export type QuickCreateInput = {
   name?: string;
   signingMessage?: string;
   signingOrderEnabled?: boolean;
+  /** When the signing expires (ISO 8601, in the future). */
+  expiresAt?: string;
   /** Fields on the document's pages; `signee` is the 0-based position in `signees`. */
   fields?: QuickCreateFieldInput[];
   /** Turns `{{TYPE:N}}` tags in the PDF's text into fields. */

@@ -282,6 +282,7 @@ export function createSignetClient(options: SignetClientOptions) {
         if (input.signingOrderEnabled !== undefined) {
           form.append('signingOrderEnabled', String(input.signingOrderEnabled));
         }
+        if (input.expiresAt !== undefined) form.append('expiresAt', input.expiresAt);
         if (input.fields !== undefined) form.append('fields', JSON.stringify(input.fields));
         if (input.textTags !== undefined) form.append('textTags', String(input.textTags));
         const file =

@@ -1363,6 +1363,8 @@ export interface components {
          *       "metadata": {
          *         "dealId": "4711"
          *       },
+         *       "expiresAt": "2026-12-31T17:00:00.000Z",
+         *       "cancelReason": null,
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1406,6 +1408,10 @@ export interface components {
             metadata: {
                 [key: string]: string;
             } | null;
+            /** @description When the signing expires: a document still in_process then is cancelled with cancelReason "expired". Set when sending (expiresAt, else the tenant's expiryDays); null: never. */
+            expiresAt: string | null;
+            /** @description Why a cancelled document was cancelled: "expired", or null (its sender cancelled it) */
+            cancelReason: "expired" | null;
             /** Format: uri */
             downloadUrl: string;
         };
@@ -1617,7 +1623,8 @@ export interface components {
          *         "signee.viewed",
          *         "email.failed"
          *       ],
-         *       "reminderCooldownMinutes": 60
+         *       "reminderCooldownMinutes": 60,
+         *       "expiryDays": null
          *     }
          */
         TenantSettings: {
@@ -1629,6 +1636,8 @@ export interface components {
             /** @description Event types this tenant opted into. signee.viewed, signee.reminded, email.failed and bulk_send.completed are recorded and delivered only when named here; document.status_changed is always sent, signee.status_changed when named here or signeeEvents is true. Stored without repeats. */
             webhookEvents: ("document.status_changed" | "signee.status_changed" | "signee.viewed" | "signee.reminded" | "email.failed" | "bulk_send.completed")[];
             reminderCooldownMinutes: number;
+            /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
+            expiryDays: number | null;
         };
         /**
          * @example {
@@ -3409,7 +3418,8 @@ export interface operations {
                      *           "signee.viewed",
                      *           "email.failed"
                      *         ],
-                     *         "reminderCooldownMinutes": 60
+                     *         "reminderCooldownMinutes": 60,
+                     *         "expiryDays": null
                      *       }
                      *     }
                      */
@@ -3457,7 +3467,8 @@ export interface operations {
                  *       "webhookEvents": [
                  *         "document.status_changed"
                  *       ],
-                 *       "reminderCooldownMinutes": 15
+                 *       "reminderCooldownMinutes": 15,
+                 *       "expiryDays": 1
                  *     }
                  */
                 "application/json": {
@@ -3469,6 +3480,8 @@ export interface operations {
                     /** @description Event types this tenant opted into. signee.viewed, signee.reminded, email.failed and bulk_send.completed are recorded and delivered only when named here; document.status_changed is always sent, signee.status_changed when named here or signeeEvents is true. Stored without repeats. */
                     webhookEvents?: ("document.status_changed" | "signee.status_changed" | "signee.viewed" | "signee.reminded" | "email.failed" | "bulk_send.completed")[];
                     reminderCooldownMinutes?: number;
+                    /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
+                    expiryDays?: number | null;
                 };
             };
         };
@@ -3489,7 +3502,8 @@ export interface operations {
                      *           "signee.viewed",
                      *           "email.failed"
                      *         ],
-                     *         "reminderCooldownMinutes": 60
+                     *         "reminderCooldownMinutes": 60,
+                     *         "expiryDays": null
                      *       }
                      *     }
                      */
@@ -4503,30 +4517,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "file": "(binary PDF)",
-                 *       "tenantId": "0192f1c4-5b7e-7c3a-9d2e-3f4a5b6c7d8e",
-                 *       "signees": [
-                 *         {
-                 *           "email": "ada@example.com",
-                 *           "name": "Ada Lovelace"
-                 *         }
-                 *       ],
-                 *       "name": "Master services agreement",
-                 *       "fields": [
-                 *         {
-                 *           "signee": 0,
-                 *           "type": "signature",
-                 *           "page": 1,
-                 *           "x": 72,
-                 *           "y": 640,
-                 *           "width": 180,
-                 *           "height": 48
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "multipart/form-data": {
                     /**
                      * Format: binary
@@ -4546,6 +4536,11 @@ export interface operations {
                     name?: string;
                     /** @description shown in the invitation */
                     signingMessage?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.
+                     */
+                    expiresAt?: string;
                     /**
                      * @description true: signees sign one after another, by signingOrder
                      * @enum {string}
@@ -4617,6 +4612,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4771,6 +4768,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4923,7 +4922,8 @@ export interface operations {
                  *       "signingOrderEnabled": true,
                  *       "signingGroupsEnabled": true,
                  *       "pinned": true,
-                 *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351"
+                 *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                 *       "expiresAt": "2026-11-26T00:52:58.604Z"
                  *     }
                  */
                 "application/json": {
@@ -4935,6 +4935,7 @@ export interface operations {
                     signingGroupsEnabled?: boolean;
                     pinned?: boolean;
                     folderId?: string | null;
+                    expiresAt?: string | null;
                 };
             };
         };
@@ -4975,6 +4976,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5127,6 +5130,8 @@ export interface operations {
                      *           "metadata": {
                      *             "dealId": "4711"
                      *           },
+                     *           "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *           "cancelReason": null,
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -5224,6 +5229,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5376,6 +5383,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5539,6 +5548,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5663,6 +5674,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6851,6 +6864,7 @@ export interface operations {
                  *       "prefill": {},
                  *       "externalId": "text",
                  *       "metadata": {},
+                 *       "expiresAt": "2026-11-26T00:52:58.604Z",
                  *       "send": true
                  *     }
                  */
@@ -6872,6 +6886,11 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /**
+                     * Format: date-time
+                     * @description When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.
+                     */
+                    expiresAt?: string;
                     /** @description true: send for signing in the same request */
                     send?: boolean;
                 };
@@ -6914,6 +6933,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8400,6 +8421,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8646,6 +8669,8 @@ export interface operations {
                      *         "metadata": {
                      *           "dealId": "4711"
                      *         },
+                     *         "expiresAt": "2026-12-31T17:00:00.000Z",
+                     *         "cancelReason": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [

@@ -81,6 +81,8 @@ export type FromTemplateInput = {
   prefill?: Record<string, string | boolean>;
   externalId?: string;
   metadata?: Record<string, string>;
+  /** When the signing expires (ISO 8601, in the future). */
+  expiresAt?: string;
   /** Send for signing in the same request. */
   send?: boolean;
 };

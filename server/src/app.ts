@@ -56,6 +56,7 @@ import { registerTemplateRoutes } from './modules/templates/templates.routes.js'
 import { registerDirectLinkRoutes } from './modules/templates/direct-links.routes.js';
 import { registerBulkSendRoutes } from './modules/bulk-sends/bulk-sends.routes.js';
 import { bulkSendJob } from './modules/bulk-sends/bulk-send.job.js';
+import { expireJob } from './modules/documents/expiry.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
@@ -202,6 +203,7 @@ export async function buildApp(options: {
       wakeJobs: () => jobs.wake(),
     }),
     bulkSendJob({ db, config, wakeJobs: () => jobs.wake() }),
+    expireJob({ db, wakeJobs: () => jobs.wake() }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({

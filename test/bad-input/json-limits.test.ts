@@ -10,7 +10,7 @@ describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
   let tenantId: string;
   let routes: Array<{ url: string; headers: Record<string, string> }>;
   beforeAll(async () => {
-    ctx = await createTestContext(engine, { workers: false });
+    ctx = await createTestContext(engine, { workers: false, listen: true });
     owner = await createUser(ctx);
     tenantId = (await createTenant(ctx, owner.apiKey)).id;
     const key = { 'x-api-key': owner.apiKey };

@@ -22,6 +22,7 @@ import * as m0019sealLevel from './migrations/0019-seal-level.js';
 import * as m0020issuedCertificates from './migrations/0020-issued-certificates.js';
 import * as m0021templates from './migrations/0021-templates.js';
 import * as m0023webhookEvents from './migrations/0023-webhook-events.js';
+import * as m0024expiry from './migrations/0024-expiry.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0020-issued-certificates': m0020issuedCertificates,
   '0021-templates': m0021templates,
   '0023-webhook-events': m0023webhookEvents,
+  '0024-expiry': m0024expiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -76,6 +76,8 @@ export type TenantsTable = {
    */
   webhook_events: ColumnType<string, string | undefined, string>;
   reminder_cooldown_minutes: number;
+  /** Days from sending after which a document expires, unless it sets its own; null: never. */
+  expiry_days: number | null;
   credit_balance: number;
   created_at: string;
   updated_at: string;
@@ -347,6 +349,10 @@ export type DocumentsTable = {
   external_id: string | null;
   /** JSON: a flat object of strings (decisions §12), ≤ 4 KiB. */
   metadata: string | null;
+  /** When an unfinished signing is cancelled as expired (decisions §12); null: never. */
+  expires_at: string | null;
+  /** Why it was cancelled: `expired`, or null (by its sender, or not cancelled). */
+  cancel_reason: 'expired' | null;
 };
 
 export type SigneesTable = {

@@ -44,6 +44,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     signeeEvents: false,
     webhookEvents: ['signee.viewed', 'email.failed'],
     reminderCooldownMinutes: 60,
+    expiryDays: null,
   },
   Invitation: {
     id: '01a21557-5ad4-7641-a236-18ac530525b1',
@@ -93,6 +94,8 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     templateId: null,
     externalId: 'crm-4711',
     metadata: { dealId: '4711' },
+    expiresAt: '2026-12-31T17:00:00.000Z',
+    cancelReason: null,
     downloadUrl:
       'http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g',
   },

@@ -38,6 +38,10 @@ export const de: Catalogue = {
       body: 'Die Unterschrift von „{document}“ wurde vom Absender („{sender}“) storniert. Ihr Unterschriftslink funktioniert nicht mehr.',
       reason: 'Angegebener Grund:',
     },
+    expiredNotice: {
+      subject: '„{document}“ ist abgelaufen',
+      body: 'Die Frist zur Unterschrift von „{document}“ ist abgelaufen, bevor alle unterschrieben hatten; das Dokument wurde storniert. Ihr Unterschriftslink funktioniert nicht mehr. Wenn Sie noch unterschreiben müssen, bitten Sie den Absender („{sender}“), es erneut zu senden.',
+    },
   },
   signing: {
     pageTitle: '„{document}“ unterschreiben · Signet',

@@ -38,6 +38,10 @@ export const en = {
       body: 'The signing of "{document}" was cancelled by its sender ("{sender}"). Your signing link no longer works.',
       reason: 'Reason given:',
     },
+    expiredNotice: {
+      subject: '"{document}" has expired',
+      body: 'The time to sign "{document}" ran out before everyone had signed, so it was cancelled. Your signing link no longer works. If you still need to sign, ask the sender ("{sender}") to send it again.',
+    },
   },
   signing: {
     pageTitle: 'Sign “{document}” · Signet',

@@ -38,6 +38,10 @@ export const es: Catalogue = {
       body: 'La firma de «{document}» ha sido cancelada por su remitente («{sender}»). Su enlace de firma ya no funciona.',
       reason: 'Motivo indicado:',
     },
+    expiredNotice: {
+      subject: '«{document}» ha caducado',
+      body: 'El plazo para firmar «{document}» venció antes de que todos firmaran, por lo que se ha cancelado. Su enlace de firma ya no funciona. Si aún necesita firmar, pida al remitente («{sender}») que se lo envíe de nuevo.',
+    },
   },
   signing: {
     pageTitle: 'Firmar «{document}» · Signet',

@@ -38,6 +38,10 @@ export const fr: Catalogue = {
       body: 'La signature de « {document} » a été annulée par son expéditeur (« {sender} »). Votre lien de signature ne fonctionne plus.',
       reason: 'Motif indiqué :',
     },
+    expiredNotice: {
+      subject: '« {document} » a expiré',
+      body: 'Le délai pour signer « {document} » est passé avant que tous aient signé ; le document a été annulé. Votre lien de signature ne fonctionne plus. Si vous devez encore signer, demandez à l’expéditeur (« {sender} ») de vous l’envoyer à nouveau.',
+    },
   },
   signing: {
     pageTitle: 'Signer « {document} » · Signet',

@@ -38,6 +38,10 @@ export const nl: Catalogue = {
       body: 'De ondertekening van "{document}" is geannuleerd door de afzender ("{sender}"). Uw ondertekeningslink werkt niet meer.',
       reason: 'Opgegeven reden:',
     },
+    expiredNotice: {
+      subject: '"{document}" is verlopen',
+      body: 'De termijn om "{document}" te ondertekenen is verstreken voordat iedereen had getekend; het document is geannuleerd. Uw ondertekeningslink werkt niet meer. Moet u nog tekenen, vraag de afzender ("{sender}") het opnieuw te sturen.',
+    },
   },
   signing: {
     pageTitle: '"{document}" ondertekenen · Signet',

@@ -89,7 +89,8 @@ export function checkJsonRows(template: BulkTemplate, rows: unknown[]): CheckedR
     }
     const unknown = Object.keys(input).filter((key) => !JSON_ROW_KEYS.has(key));
     if (unknown.length > 0) {
-      const error = unknown.map((key) => `${key}: not a row property`).join('; ');
+      const problems = unknown.map((key) => ({ path: key, message: 'not a row property' }));
+      const error = rowError(problems);
       return { row, input: null, error: `${error} (a row has signees, prefill and externalId)` };
     }
     const { signees, prefill, externalId } = input as Record<string, unknown>;
@@ -100,6 +101,13 @@ export function checkJsonRows(template: BulkTemplate, rows: unknown[]): CheckedR
 // Problems named in a failed row's error, which is stored with the row (one row of 50,000
 // unknown labels would be megabytes); the count of the others follows.
 const ROW_PROBLEMS = 10;
+
+/** A failed row's error: its first problems, then how many more. */
+function rowError(problems: FieldError[]): string {
+  const listed = problems.slice(0, ROW_PROBLEMS).map((e) => `${e.path}: ${e.message}`);
+  if (problems.length > ROW_PROBLEMS) listed.push(`and ${problems.length - ROW_PROBLEMS} more`);
+  return listed.join('; ');
+}
 
 /**
  * One row's rules, shared by CSV and JSON: the signees and prefill by create-from-template's own
@@ -132,11 +140,7 @@ function checkRow(
   }
   const externalId = externalIdOf(raw.externalId);
   if (typeof externalId === 'object' && externalId !== null) errors.push(externalId);
-  if (errors.length > 0) {
-    const listed = errors.slice(0, ROW_PROBLEMS).map((e) => `${e.path}: ${e.message}`);
-    if (errors.length > ROW_PROBLEMS) listed.push(`and ${errors.length - ROW_PROBLEMS} more`);
-    return { row, input: null, error: listed.join('; ') };
-  }
+  if (errors.length > 0) return { row, input: null, error: rowError(errors) };
   return {
     row,
     input: { signees: signees.signees, prefill, externalId: externalId as string | null },

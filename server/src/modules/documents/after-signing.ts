@@ -155,13 +155,14 @@ export async function queueDeclineNotices(
 /** Tells the signees already invited that the sender cancelled, with the reason if given. */
 export async function queueCancelNotices(
   trx: DbOrTrx,
-  input: { document: DocumentRow; signees: SigneeRow[]; reason: string | null },
+  input: { document: DocumentRow; signees: SigneeRow[]; reason: string | null; expired?: boolean },
 ) {
   const { document } = input;
   const sender = await findUserById(trx, document.user_id);
   for (const signee of invitedOthers(input.signees, null)) {
     await queueEmail(trx, {
       ...renderCancelledNotice({
+        expired: input.expired,
         language: document.email_language,
         recipientName: signee.name,
         documentName: document.name,

@@ -21,6 +21,7 @@ export type AuditAction =
   | 'signed'
   | 'declined'
   | 'cancelled'
+  | 'expired'
   | 'sealed'
   | 'seal failed'
   | 'seal retried'

@@ -48,6 +48,8 @@ export const DOCUMENT_COLUMNS = [
   'template_id',
   'external_id',
   'metadata',
+  'expires_at',
+  'cancel_reason',
 ] as const;
 
 /** Documents whose seal failed for good, oldest change first (`signet seal failed`). */

@@ -31,6 +31,15 @@ export const documentStatusSchema = z.enum([
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 
+/** A deadline as input (decisions §12): an ISO 8601 time with its offset, kept in UTC. */
+export const expiresAtInput = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T17:00:00Z' })
+  .transform((v) => new Date(v).toISOString())
+  .refine((v) => v > new Date().toISOString(), 'must be in the future')
+  .describe(
+    'When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.',
+  );
+
 /** The Document resource, every field of the specification's table. */
 export const documentSchema = z
   .object({
@@ -80,6 +89,17 @@ export const documentSchema = z
       .record(z.string(), z.string())
       .nullable()
       .describe("The integrator's own flat object of strings"),
+    expiresAt: timestamp
+      .nullable()
+      .describe(
+        'When the signing expires: a document still in_process then is cancelled with cancelReason "expired". Set when sending (expiresAt, else the tenant\'s expiryDays); null: never.',
+      ),
+    cancelReason: z
+      .enum(['expired'])
+      .nullable()
+      .describe(
+        'Why a cancelled document was cancelled: "expired", or null (its sender cancelled it)',
+      ),
     downloadUrl: z.url(),
   })
   .meta({ id: 'Document' });
@@ -136,6 +156,7 @@ export const quickCreateFieldsSchema = z.object({
   name: z.string().trim().min(1).max(255).optional(),
   signingMessage: z.string().max(5000).optional(),
   signingOrderEnabled: z.enum(['true', 'false']).optional(),
+  expiresAt: expiresAtInput.optional(),
 });
 
 /** A multipart part holding one PDF, for the OpenAPI document. */
@@ -156,6 +177,7 @@ export const quickCreateParts = z
     signees: signeesInputSchema,
     name: z.string().max(255).optional().describe('defaults to the file name'),
     signingMessage: z.string().max(5000).optional().describe('shown in the invitation'),
+    expiresAt: expiresAtInput.optional(),
     signingOrderEnabled: z
       .enum(['true', 'false'])
       .optional()

@@ -57,6 +57,8 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     templateId: d.template_id,
     externalId: d.external_id,
     metadata: d.metadata ? (JSON.parse(d.metadata) as Record<string, string>) : null,
+    expiresAt: d.expires_at,
+    cancelReason: d.cancel_reason,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -151,6 +153,7 @@ export async function createDocument(
     signingOrderEnabled?: boolean;
     signingGroupsEnabled?: boolean;
     signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
+    expiresAt?: string;
     /** Fields, each naming its signee by position in `signees`; already checked. */
     fields?: Array<Omit<FieldDraft, 'signeeId'> & { signee: number }>;
     /** The file's pages as displayed, when they were read. */
@@ -180,6 +183,7 @@ export async function createDocument(
       signingGroupsEnabled: input.signingGroupsEnabled,
       emailLanguage: tenant.email_language,
       signees: input.signees,
+      expiresAt: input.expiresAt,
     });
     return insertDraft(trx, {
       document,
@@ -217,6 +221,7 @@ export function newDocumentRow(input: {
   templateId?: string;
   externalId?: string | null;
   metadata?: Record<string, string> | null;
+  expiresAt?: string | null;
   at?: string;
 }): repo.DocumentRow {
   const now = input.at ?? nowIso();
@@ -254,6 +259,8 @@ export function newDocumentRow(input: {
     template_id: input.templateId ?? null,
     external_id: input.externalId ?? null,
     metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    expires_at: input.expiresAt ?? null,
+    cancel_reason: null,
   };
 }
 

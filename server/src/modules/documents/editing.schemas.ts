@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { emailLanguages } from '../tenants/tenants.schemas.js';
-import { documentDetailSchema, signeeInputSchema, signeeSchema } from './documents.schemas.js';
+import {
+  documentDetailSchema,
+  expiresAtInput,
+  signeeInputSchema,
+  signeeSchema,
+} from './documents.schemas.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
 
-/** `PATCH /api/documents/{id}`: the draft's settings, and filing (any status). */
+/**
+ * `PATCH /api/documents/{id}`: the draft's settings, the deadline (draft or in process), and
+ * filing (any status).
+ */
 export const editDocumentBody = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(255).optional(),
@@ -14,6 +22,7 @@ export const editDocumentBody = z
     signingGroupsEnabled: z.boolean().optional(),
     pinned: z.boolean().optional(),
     folderId: z.uuid().nullable().optional(),
+    expiresAt: expiresAtInput.nullable().optional(),
   })
   .strict()
   .refine(atLeastOne, 'give at least one property to change');

@@ -10,6 +10,7 @@ import * as repo from './documents.repo.js';
 import { MAX_SIGNEES, type signeeInputSchema } from './documents.schemas.js';
 import { getDocument, newSignee, type DocumentDeps } from './documents.service.js';
 import { DRAFT_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
+import { scheduleExpiry } from './expiry.js';
 import type { z } from 'zod';
 
 type Caller = { documentId: string; userId: string; origin: RequestOrigin };
@@ -47,8 +48,18 @@ function requireDraft(document: repo.DocumentRow, what: string) {
   }
 }
 
+// The deadline can move until the signing is over: while draft or in process.
+function requireUnfinished(document: repo.DocumentRow) {
+  if (document.status !== 'draft' && document.status !== 'in_process') {
+    throw new AppError(
+      'invalid_status',
+      `expiresAt can be changed only while the document is a draft or in process; it is ${document.status}.`,
+    );
+  }
+}
+
 /**
- * Applies a PATCH: the draft's settings (409 `invalid_status` once sent, and then nothing else
+ * Applies a PATCH: the draft's settings, the deadline while draft or in process (409 `invalid_status` once sent, and then nothing else
  * changes either), `pinned` and `folderId` in any status. Only what differs is written; a
  * change moves `updatedAt` and is audited, a PATCH that changes nothing does neither.
  */
@@ -57,6 +68,7 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
   await changeDocument(deps, input, async (trx, document) => {
     const draftOnly = DRAFT_ONLY.filter((k) => patch[k] !== undefined);
     if (draftOnly.length > 0) requireDraft(document, draftOnly.join(', '));
+    if (patch.expiresAt !== undefined) requireUnfinished(document);
     if (patch.folderId) {
       await lockFolders(trx, deps.db.engine, document.tenant_id);
       await requireFolder(trx, { tenantId: document.tenant_id, folderId: patch.folderId });
@@ -78,6 +90,7 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
       pinned:
         patch.pinned === undefined ? undefined : patch.pinned ? (document.pinned ?? now) : null,
       folder_id: patch.folderId,
+      expires_at: patch.expiresAt,
     };
     const set = Object.fromEntries(
       Object.entries(wanted).filter(
@@ -88,6 +101,9 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
     await repo.updateDocument(trx, document.id, { ...set, updated_at: now });
     if (set.name !== undefined)
       await repo.refreshSearchText(trx, { id: document.id, name: set.name });
+    if (set.expires_at && document.status === 'in_process') {
+      await scheduleExpiry(trx, document.id, set.expires_at);
+    }
     await recordAudit(trx, {
       documentId: document.id,
       tenantId: document.tenant_id,
@@ -111,6 +127,7 @@ function changedProperties(patch: DocumentEdit, set: Partial<repo.DocumentRow>) 
     signingGroupsEnabled: 'signing_groups_enabled',
     pinned: 'pinned',
     folderId: 'folder_id',
+    expiresAt: 'expires_at',
   };
   return Object.fromEntries(
     (Object.keys(columns) as Array<keyof DocumentEdit>)

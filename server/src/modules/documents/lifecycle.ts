@@ -39,6 +39,8 @@ export const DOCUMENT_MOVES = {
   decline: { from: 'in_process', to: 'declined', audit: null },
   /** The sender cancelled. */
   cancel: { from: 'in_process', to: 'cancelled', audit: 'cancelled' },
+  /** Its deadline passed (expiry.ts): cancelled, with `cancel_reason` `expired`. */
+  expire: { from: 'in_process', to: 'cancelled', audit: 'expired' },
 } as const satisfies Record<string, Move<DocumentStatus>>;
 
 /** Every move of a signee; each emits `signee.status_changed` (delivered to opted-in tenants). */

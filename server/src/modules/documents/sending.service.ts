@@ -11,7 +11,8 @@ import {
 } from '../mail/mail.service.js';
 import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
-import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
+import { changeCredits, findTenant, type TenantRow } from '../tenants/tenants.repo.js';
+import { deadlineAtSend, scheduleExpiry } from './expiry.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { recordSigneeReminded } from '../events/opt-in-events.js';
 import { MIN_REMINDER_COOLDOWN_MINUTES } from '../tenants/tenants.schemas.js';
@@ -73,9 +74,14 @@ export async function inviteSignees(
     deliverInRequest?: boolean;
     /** `link`: links only, whatever the tenant's setting. */
     delivery?: 'tenant' | 'link';
+    /** The document's tenant, when the caller has read it already. */
+    tenant?: TenantRow;
   },
 ): Promise<Invite[]> {
-  const tenant = input.delivery === 'link' ? null : await findTenant(trx, input.document.tenant_id);
+  const tenant =
+    input.delivery === 'link'
+      ? null
+      : (input.tenant ?? (await findTenant(trx, input.document.tenant_id)));
   const viaEmail = tenant?.invitation_emails === 1;
   const now = nowIso();
   const invites: Invite[] = [];
@@ -223,11 +229,14 @@ export async function sendDraft(
 ) {
   const { document: current, signees } = input;
   if (current.status === 'draft') await requireSendableFields(trx, current.id, signees);
+  const now = nowIso();
+  const tenant = await findTenant(trx, current.tenant_id);
+  const expiresAt = deadlineAtSend(current, tenant, now);
   const moved = await moveDocument(trx, {
     document: current,
     move: 'send',
-    at: nowIso(),
-    set: { hash: current.original_sha256 },
+    at: now,
+    set: { hash: current.original_sha256, expires_at: expiresAt },
     by: {
       actor: input.actor,
       origin: input.origin,
@@ -240,7 +249,8 @@ export async function sendDraft(
       `Only a draft can be sent for signing; this document is ${current.status}.`,
     );
   }
-  const sent = { ...current, status: 'in_process' as const };
+  const sent = { ...current, status: 'in_process' as const, expires_at: expiresAt };
+  if (expiresAt) await scheduleExpiry(trx, current.id, expiresAt);
   const wave = currentWave(sent, signees);
   const invites = await inviteSignees(trx, deps, {
     document: sent,
@@ -249,6 +259,7 @@ export async function sendDraft(
     origin: input.origin,
     deliverInRequest: input.deliverInRequest,
     delivery: input.delivery,
+    tenant,
   });
   // The tenant's balance last: its row is held from here until the commit, so sends of one
   // tenant wait on each other only for that long (PostgreSQL; SQLite writes one at a time).

@@ -66,11 +66,18 @@ async function resolveLink(db: DbOrTrx, token: string, lock?: Engine) {
   if (lock) signee = await repo.findSigneeByTokenHash(db, tokenHash);
   if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
   if (!document) throw new AppError('not_found', 'This signing link does not exist.');
-  if (!isOpenForSigning(document.status)) {
+  // Past its deadline a document is closed at once, even before its expiry job has run.
+  const expired =
+    document.cancel_reason === 'expired' ||
+    (document.expires_at !== null && document.expires_at <= nowIso());
+  if (!isOpenForSigning(document.status) || expired) {
+    const state = expired ? 'expired' : document.status.replace('_', ' ');
     throw new AppError(
       'link_expired',
-      `This signing link is no longer valid: the document is ${document.status.replace('_', ' ')}.`,
-      { extensions: { language: document.email_language } },
+      `This signing link is no longer valid: the document is ${state}.`,
+      {
+        extensions: { language: document.email_language },
+      },
     );
   }
   return { signee, document };

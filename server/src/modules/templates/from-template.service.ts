@@ -48,6 +48,7 @@ export async function createFromTemplateInTrx(
     name?: string;
     externalId?: string | null;
     metadata?: Record<string, string> | null;
+    expiresAt?: string;
     actor: string;
     origin?: RequestOrigin;
     /** More details for the `created` audit entry. */
@@ -83,6 +84,7 @@ export async function createFromTemplateInTrx(
     templateId: template.id,
     externalId: input.externalId,
     metadata: input.metadata,
+    expiresAt: input.expiresAt,
     at: nowIso(),
   });
   const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, ...f }) => ({
@@ -117,6 +119,7 @@ export async function createDocumentFromTemplate(
     name?: string;
     externalId?: string;
     metadata?: Record<string, string>;
+    expiresAt?: string;
     send?: boolean;
     origin: RequestOrigin;
   },
@@ -145,6 +148,7 @@ export async function createDocumentFromTemplate(
       name: input.name,
       externalId: input.externalId,
       metadata: input.metadata,
+      expiresAt: input.expiresAt,
       actor,
       origin: input.origin,
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fieldSchema, MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
 import {
+  expiresAtInput,
   deliverySchema,
   documentSchema,
   MAX_SIGNEES,
@@ -166,6 +167,7 @@ export const fromTemplateBody = z
       .describe('values by field label (any case): text, checkbox (true/false) or dropdown option'),
     externalId: z.string().trim().min(1).max(MAX_EXTERNAL_ID).optional(),
     metadata: metadataSchema.optional(),
+    expiresAt: expiresAtInput.optional(),
     send: z.boolean().optional().describe('true: send for signing in the same request'),
   })
   .strict();

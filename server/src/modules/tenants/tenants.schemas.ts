@@ -51,6 +51,15 @@ export const settingsSchema = z
         'Event types this tenant opted into. signee.viewed, signee.reminded, email.failed and bulk_send.completed are recorded and delivered only when named here; document.status_changed is always sent, signee.status_changed when named here or signeeEvents is true. Stored without repeats.',
       ),
     reminderCooldownMinutes: z.number().int().min(MIN_REMINDER_COOLDOWN_MINUTES).max(10080),
+    expiryDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .nullable()
+      .describe(
+        'Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never',
+      ),
   })
   .meta({ id: 'TenantSettings' });
 

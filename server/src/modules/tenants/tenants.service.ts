@@ -58,6 +58,7 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     signee_events: 0,
     webhook_events: '[]',
     reminder_cooldown_minutes: 60,
+    expiry_days: null,
     credit_balance: 0,
     created_at: now,
     updated_at: now,
@@ -175,6 +176,7 @@ export type TenantSettings = {
   signeeEvents: boolean;
   webhookEvents: WebhookEventName[];
   reminderCooldownMinutes: number;
+  expiryDays: number | null;
 };
 
 /** A tenant row's settings in API form. */
@@ -185,6 +187,7 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     signeeEvents: t.signee_events === 1,
     webhookEvents: parseWebhookEvents(t.webhook_events),
     reminderCooldownMinutes: t.reminder_cooldown_minutes,
+    expiryDays: t.expiry_days,
   };
 }
 
@@ -214,6 +217,7 @@ export async function updateSettings(
       ...(p.reminderCooldownMinutes !== undefined && {
         reminder_cooldown_minutes: p.reminderCooldownMinutes,
       }),
+      ...(p.expiryDays !== undefined && { expiry_days: p.expiryDays }),
       updated_at: nowIso(),
     });
     const tenant = await repo.findTenant(trx, input.tenantId);

@@ -71,18 +71,23 @@ export function renderDeclinedNotice(input: Common & { signeeName: string }): Re
 
 /** To the invited signees: the sender cancelled, with the reason when one was given. */
 export function renderCancelledNotice(
-  input: Common & { senderName: string; reason: string | null },
+  input: Common & { senderName: string; reason: string | null; expired?: boolean },
 ): RenderedEmail {
   const m = messages(input.language).email;
   const values = {
     document: displayValue(input.documentName, DOCUMENT_NAME_MAX),
     sender: displayValue(input.senderName),
   };
+  // Expired: the deadline passed; no one chose it, so no reason is quoted.
+  const notice = input.expired ? m.expiredNotice : m.cancelledNotice;
   return renderMessage({
     language: input.language,
-    subject: format(m.cancelledNotice.subject, values),
+    subject: format(notice.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
-    paragraphs: [format(m.cancelledNotice.body, values), m.nothingToDo],
-    quote: input.reason ? { label: m.cancelledNotice.reason, text: input.reason } : undefined,
+    paragraphs: [format(notice.body, values), m.nothingToDo],
+    quote:
+      input.reason && !input.expired
+        ? { label: m.cancelledNotice.reason, text: input.reason }
+        : undefined,
   });
 }
