@@ -218,6 +218,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         signeeEvents: false,
         webhookEvents: [],
         reminderCooldownMinutes: 60,
+        expiryDays: null,
       },
     });
 
@@ -251,6 +252,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       signeeEvents: true,
       webhookEvents: [],
       reminderCooldownMinutes: 60,
+      expiryDays: null,
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });
     expect(reread.json()).toEqual(ok.json());
