@@ -55,6 +55,11 @@ export type SignetDocument = {
   expiresAt: string | null;
   /** Why a cancelled document was cancelled: "expired", or null (its sender cancelled it). */
   cancelReason: 'expired' | null;
+  /**
+   * Where the signing page sends each signee after they sign or decline, with
+   * `?documentId=…&signeeId=…&event=signed|declined` appended.
+   */
+  redirectUrl: string | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };
@@ -89,7 +94,10 @@ export type SigneeInput = {
   signingGroupId?: string;
 };
 
-/** What `PATCH /api/documents/{id}` may change (the first five only in draft). */
+/**
+ * What `PATCH /api/documents/{id}` may change: the first five only in draft, externalId,
+ * metadata and redirectUrl in draft or in process (null clears them), the rest in any status.
+ */
 export type DocumentEdit = {
   name?: string;
   signingMessage?: string | null;
@@ -102,6 +110,12 @@ export type DocumentEdit = {
   folderId?: string | null;
   /** The deadline (ISO 8601, in the future), while draft or in process; null removes it. */
   expiresAt?: string | null;
+  /** Your own id for the document, at most 255 characters. */
+  externalId?: string | null;
+  /** The whole new object of strings (not merged), at most 4 KiB as JSON. */
+  metadata?: Record<string, string> | null;
+  /** https (http only to localhost, 127.0.0.1, [::1]), at most 2,048 characters. */
+  redirectUrl?: string | null;
 };
 
 /** What `PATCH …/signees/{signeeId}` may change on a draft's signee. */
@@ -139,6 +153,12 @@ export type QuickCreateInput = {
   fields?: QuickCreateFieldInput[];
   /** Turns `{{TYPE:N}}` tags in the PDF's text into fields. */
   textTags?: boolean;
+  /** Your own id for the document (at most 255 characters); `list({externalId})` finds it. */
+  externalId?: string;
+  /** Your own flat object of strings, at most 4 KiB as JSON. */
+  metadata?: Record<string, string>;
+  /** Where signees go after signing or declining: https (http only to loopback hosts). */
+  redirectUrl?: string;
   /** Replays the first response when the same request is repeated within 24 h. */
   idempotencyKey?: string;
 };

@@ -285,6 +285,9 @@ export function createSignetClient(options: SignetClientOptions) {
         if (input.expiresAt !== undefined) form.append('expiresAt', input.expiresAt);
         if (input.fields !== undefined) form.append('fields', JSON.stringify(input.fields));
         if (input.textTags !== undefined) form.append('textTags', String(input.textTags));
+        if (input.externalId !== undefined) form.append('externalId', input.externalId);
+        if (input.metadata !== undefined) form.append('metadata', JSON.stringify(input.metadata));
+        if (input.redirectUrl !== undefined) form.append('redirectUrl', input.redirectUrl);
         const file =
           input.file instanceof Blob
             ? input.file
@@ -309,7 +312,8 @@ export function createSignetClient(options: SignetClientOptions) {
         typed<{ fields: Field[] }>(call('putFields', { documentId }, {}, { json: { fields } })),
       /**
        * A page of a tenant's documents, newest first: by status, folder (its own documents),
-       * pinned or not, and `q` (in the name or a signee's name or e-mail, any case).
+       * pinned or not, `externalId` (exactly) and `q` (in the name or a signee's name or
+       * e-mail, any case).
        */
       list: ({
         pinned,
@@ -320,6 +324,8 @@ export function createSignetClient(options: SignetClientOptions) {
         folderId?: string;
         pinned?: boolean;
         q?: string;
+        /** Only the documents with exactly this externalId. */
+        externalId?: string;
         limit?: number;
         cursor?: string;
       }) =>
@@ -330,7 +336,10 @@ export function createSignetClient(options: SignetClientOptions) {
             { ...query, pinned: pinned === undefined ? undefined : String(pinned) },
           ),
         ),
-      /** Changes a draft's settings, or pins and files a document in any status. */
+      /**
+       * Changes a draft's settings, its externalId, metadata and redirectUrl (draft or in
+       * process), or pins and files a document in any status.
+       */
       update: (documentId: string, patch: DocumentEdit) =>
         typed<DocumentDetail>(call('updateDocument', { documentId }, {}, { json: patch })),
       /** Adds a signee to a draft. */

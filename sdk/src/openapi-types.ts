@@ -599,7 +599,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a PDF with its signees as a draft
-         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md) and textTags (true: turn {{TYPE:N}} tags in the PDF text into fields). Creates a draft; sends no invitation.
+         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md), textTags (true: turn {{TYPE:N}} tags in the PDF text into fields), externalId (your own id, at most 255 characters; GET /api/documents?externalId= finds it), metadata (JSON object of string values, at most 4 KiB) and redirectUrl (https, at most 2,048 characters: where the signing page sends each signee after they sign or decline). Creates a draft; sends no invitation.
          */
         post: operations["quickCreateDocument"];
         delete?: never;
@@ -624,8 +624,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a draft, pin or file a document
-         * @description Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes), pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.
+         * Change a draft, set your references, pin or file a document
+         * @description Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes); externalId, metadata (the whole object) and redirectUrl (draft or in process, else 409; null clears each); pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.
          */
         patch: operations["updateDocument"];
         trace?: never;
@@ -1365,6 +1365,7 @@ export interface components {
          *       },
          *       "expiresAt": "2026-12-31T17:00:00.000Z",
          *       "cancelReason": null,
+         *       "redirectUrl": "https://app.example.com/deals/4711/signed",
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1412,6 +1413,8 @@ export interface components {
             expiresAt: string | null;
             /** @description Why a cancelled document was cancelled: "expired", or null (its sender cancelled it) */
             cancelReason: "expired" | null;
+            /** @description Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended */
+            redirectUrl: string | null;
             /** Format: uri */
             downloadUrl: string;
         };
@@ -1813,7 +1816,11 @@ export interface components {
          *         "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
          *         "oldStatus": "draft",
          *         "newStatus": "in_process",
-         *         "changedAt": "2026-11-26T00:52:58.636Z"
+         *         "changedAt": "2026-11-26T00:52:58.636Z",
+         *         "externalId": "crm-4711",
+         *         "metadata": {
+         *           "dealId": "4711"
+         *         }
          *       }
          *     }
          */
@@ -1834,6 +1841,12 @@ export interface components {
                 oldStatus: string;
                 newStatus: string;
                 changedAt: string;
+                /** @description the document's externalId at the change */
+                externalId: string | null;
+                /** @description the document's metadata at the change */
+                metadata: {
+                    [key: string]: string;
+                } | null;
             };
         } | {
             /**
@@ -1854,6 +1867,12 @@ export interface components {
                 oldStatus: string;
                 newStatus: string;
                 changedAt: string;
+                /** @description the document's externalId at the change */
+                externalId: string | null;
+                /** @description the document's metadata at the change */
+                metadata: {
+                    [key: string]: string;
+                } | null;
             };
         } | components["schemas"]["SigneeViewedEvent"] | components["schemas"]["SigneeRemindedEvent"] | components["schemas"]["EmailFailedEvent"] | components["schemas"]["BulkSendCompletedEvent"];
         /**
@@ -4466,7 +4485,11 @@ export interface operations {
                      *             "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
                      *             "oldStatus": "draft",
                      *             "newStatus": "in_process",
-                     *             "changedAt": "2026-11-26T00:52:58.636Z"
+                     *             "changedAt": "2026-11-26T00:52:58.636Z",
+                     *             "externalId": "crm-4711",
+                     *             "metadata": {
+                     *               "dealId": "4711"
+                     *             }
                      *           }
                      *         }
                      *       ],
@@ -4571,6 +4594,17 @@ export interface operations {
                      * @enum {string}
                      */
                     textTags?: "true" | "false";
+                    /** @description your own id for the document, at most 255 characters; the listing filters on it */
+                    externalId?: string;
+                    /** @description JSON object of string values, at most 4 KiB; answered and sent in webhooks */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * Format: uri
+                     * @description where the signing page sends each signee after they sign or decline
+                     */
+                    redirectUrl?: string;
                 };
             };
         };
@@ -4614,6 +4648,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4770,6 +4805,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -4923,7 +4959,10 @@ export interface operations {
                  *       "signingGroupsEnabled": true,
                  *       "pinned": true,
                  *       "folderId": "01a21557-5b18-70ba-b25d-6ee920342351",
-                 *       "expiresAt": "2026-11-26T00:52:58.604Z"
+                 *       "expiresAt": "2026-11-26T00:52:58.604Z",
+                 *       "externalId": "text",
+                 *       "metadata": {},
+                 *       "redirectUrl": "https://signet.example.com/"
                  *     }
                  */
                 "application/json": {
@@ -4936,6 +4975,12 @@ export interface operations {
                     pinned?: boolean;
                     folderId?: string | null;
                     expiresAt?: string | null;
+                    externalId?: string | null;
+                    /** @description the whole new object (not merged with the old one); null removes it */
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
+                    redirectUrl?: string | null;
                 };
             };
         };
@@ -4978,6 +5023,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5082,6 +5128,8 @@ export interface operations {
                 folderId?: string;
                 /** @description true: only pinned documents; false: only documents not pinned */
                 pinned?: "true" | "false";
+                /** @description only the documents with exactly this externalId */
+                externalId?: string;
                 /** @description search: contained in the document's name or a signee's name or e-mail, ignoring case */
                 q?: string;
                 limit?: number;
@@ -5132,6 +5180,7 @@ export interface operations {
                      *           },
                      *           "expiresAt": "2026-12-31T17:00:00.000Z",
                      *           "cancelReason": null,
+                     *           "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -5231,6 +5280,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5385,6 +5435,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5550,6 +5601,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5676,6 +5728,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6865,6 +6918,7 @@ export interface operations {
                  *       "externalId": "text",
                  *       "metadata": {},
                  *       "expiresAt": "2026-11-26T00:52:58.604Z",
+                 *       "redirectUrl": "https://signet.example.com/",
                  *       "send": true
                  *     }
                  */
@@ -6891,6 +6945,11 @@ export interface operations {
                      * @description When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.
                      */
                     expiresAt?: string;
+                    /**
+                     * Format: uri
+                     * @description where the signing page sends each signee after they sign or decline
+                     */
+                    redirectUrl?: string;
                     /** @description true: send for signing in the same request */
                     send?: boolean;
                 };
@@ -6935,6 +6994,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8423,6 +8483,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8671,6 +8732,7 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8816,6 +8878,7 @@ export interface operations {
                      *         "status": "text",
                      *         "signingMessage": "text",
                      *         "language": "text",
+                     *         "redirectUrl": "text",
                      *         "senderName": "text"
                      *       },
                      *       "canSign": true,
@@ -8882,6 +8945,8 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
+                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            redirectUrl: string | null;
                             senderName: string;
                         };
                         canSign: boolean;
@@ -9053,7 +9118,8 @@ export interface operations {
                      *         "name": "text",
                      *         "status": "text",
                      *         "signingMessage": "text",
-                     *         "language": "text"
+                     *         "language": "text",
+                     *         "redirectUrl": "text"
                      *       }
                      *     }
                      */
@@ -9073,6 +9139,8 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
+                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            redirectUrl: string | null;
                         };
                     };
                 };
@@ -9156,7 +9224,8 @@ export interface operations {
                      *         "name": "text",
                      *         "status": "text",
                      *         "signingMessage": "text",
-                     *         "language": "text"
+                     *         "language": "text",
+                     *         "redirectUrl": "text"
                      *       }
                      *     }
                      */
@@ -9176,6 +9245,8 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
+                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            redirectUrl: string | null;
                         };
                     };
                 };

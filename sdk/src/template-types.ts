@@ -83,6 +83,8 @@ export type FromTemplateInput = {
   metadata?: Record<string, string>;
   /** When the signing expires (ISO 8601, in the future). */
   expiresAt?: string;
+  /** Where signees go after signing or declining: https (http only to loopback hosts). */
+  redirectUrl?: string;
   /** Send for signing in the same request. */
   send?: boolean;
 };

@@ -40,6 +40,10 @@ export type DocumentStatusChangedEvent = {
     oldStatus: string;
     newStatus: string;
     changedAt: string;
+    /** The document's externalId at the change; null when it has none. */
+    externalId: string | null;
+    /** The document's metadata at the change; null when it has none. */
+    metadata: Record<string, string> | null;
   };
 };
 
@@ -54,6 +58,8 @@ export type SigneeStatusChangedEvent = {
     oldStatus: string;
     newStatus: string;
     changedAt: string;
+    externalId: string | null;
+    metadata: Record<string, string> | null;
   };
 };
 
@@ -75,15 +81,17 @@ export type SigneeRemindedEvent = OptIn<
   'signee.reminded',
   { documentId: string; signeeId: string; remindedAt: string }
 >;
-/** An e-mail the mail server refused for good, a permanent 5xx (opt-in). */
+/** An e-mail the outbox gave up on: a permanent 5xx, or its last attempt failed (opt-in). */
 export type EmailFailedEvent = OptIn<
   'email.failed',
   {
-    documentId: string;
-    /** null when the recipient is the sender. */
+    /** null for an e-mail not to a signee (kind `notice`). */
+    documentId: string | null;
+    /** null for an e-mail not to a signee (kind `notice`). */
     signeeId: string | null;
     email: string;
-    kind: 'invitation' | 'reminder' | 'notice';
+    /** `notice`: the sender's notices and team invitations. */
+    kind: 'invitation' | 'reminder' | 'declined' | 'cancelled' | 'copy' | 'notice';
     error: string;
     failedAt: string;
   }
@@ -108,7 +116,7 @@ const OPT_IN_FIELDS: Record<string, Record<string, 'string' | 'string?' | 'numbe
   'signee.viewed': { documentId: 'string', signeeId: 'string', viewedAt: 'string' },
   'signee.reminded': { documentId: 'string', signeeId: 'string', remindedAt: 'string' },
   'email.failed': {
-    documentId: 'string',
+    documentId: 'string?',
     signeeId: 'string?',
     email: 'string',
     kind: 'string',
@@ -229,11 +237,15 @@ function parseEnvelope(payload: unknown): VerifyWebhookResult {
     return fail('invalid_payload');
   }
   const common = { id, occurredAt, tenantId };
+  // Absent in events recorded before the service sent them: null, as for a document without.
+  const externalId = typeof data.externalId === 'string' ? data.externalId : null;
+  const metadata = isRecord(data.metadata) ? (data.metadata as Record<string, string>) : null;
+  const references = { externalId, metadata };
   if (type === 'signee.status_changed') {
     if (!isNonEmptyString(signeeId)) return fail('invalid_payload');
-    const eventData = { documentId, signeeId, oldStatus, newStatus, changedAt };
+    const eventData = { documentId, signeeId, oldStatus, newStatus, changedAt, ...references };
     return { ok: true, event: { ...common, type, data: eventData } };
   }
-  const eventData = { documentId, oldStatus, newStatus, changedAt };
+  const eventData = { documentId, oldStatus, newStatus, changedAt, ...references };
   return { ok: true, event: { ...common, type: 'document.status_changed', data: eventData } };
 }

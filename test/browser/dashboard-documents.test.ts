@@ -79,6 +79,11 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     expect(timeline).toContain(`you (${owner.email})`);
     expect(timeline).toContain('ann@example.com');
     expect(timeline).not.toMatch(/user:|signee:/);
+    // Each e-mail names its kind and recipient, in the timeline and under its signee.
+    await page.locator('.timeline').getByText('invitation to ben@example.com').waitFor();
+    expect(await page.locator('.timeline').textContent()).toContain(
+      'e-mailed: invitation to ann@example.com',
+    );
     await screenshotPage(page, 'document-detail');
     await page.setViewportSize(VIEWPORTS.phone);
     await expectNoSidewaysScroll(page);
@@ -90,6 +95,11 @@ describe.each(ENGINES)('dashboard: documents on %s', (engine) => {
     expect((await state()).document.reminderCooldownUntil).not.toBeNull();
     await page.getByRole('button', { name: 'Remind' }).click();
     await page.getByText(/Reminding failed/).waitFor();
+    const ann = page.locator('.signee-progress', { hasText: 'ann@example.com' });
+    await ann.getByText('Reminder e-mailed to ann@example.com').waitFor();
+    expect(await ann.getByRole('list', { name: 'E-mails' }).textContent()).toContain(
+      'Invitation e-mailed to ann@example.com',
+    );
 
     await page.getByRole('button', { name: 'Cancel document' }).click();
     await page.getByRole('button', { name: 'Yes, cancel' }).click();

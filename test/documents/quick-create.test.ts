@@ -82,6 +82,9 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'templateId',
         'externalId',
         'metadata',
+        'expiresAt',
+        'cancelReason',
+        'redirectUrl',
         'downloadUrl',
       ].sort(),
     );

@@ -82,6 +82,8 @@ describe.each(ENGINES)('send-for-signing on %s', (engine) => {
         oldStatus: 'draft',
         newStatus: 'in_process',
         changedAt: envelope.occurredAt,
+        externalId: null,
+        metadata: null,
       },
     });
     const trail = await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`);

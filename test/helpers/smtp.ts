@@ -44,6 +44,9 @@ export async function startSmtpSink(options: { port?: number } = {}): Promise<Sm
         .catch(callback);
     },
   });
+  // A client killed mid-session (SIGKILL of a service) resets its connection: the client's end,
+  // not a failure of the sink, which keeps serving the others.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
   return {

@@ -91,6 +91,8 @@ describe.each(ENGINES)('webhook delivery on %s', (engine) => {
           oldStatus: 'draft',
           newStatus: 'in_process',
           changedAt: expect.any(String),
+          externalId: null,
+          metadata: null,
         },
       },
     });

@@ -36,9 +36,9 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
   });
 
   // A tenant with one webhook at `path`, opted into `events`.
-  async function tenantWithWebhook(path: string, events: string[]) {
+  async function tenantWithWebhook(path: string, events: string[], senderEmail?: string) {
     const { ctx } = fixture;
-    const apiKey = (await createUser(ctx)).apiKey;
+    const apiKey = (await createUser(ctx, { email: senderEmail })).apiKey;
     const tenantId = (await createTenant(ctx, apiKey)).id;
     const hook = await addWebhook(ctx, apiKey, tenantId, receiver.url(path));
     if (events.length > 0) {
@@ -113,7 +113,7 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
     );
   }
 
-  // Waits until `n` e-mails to `address` were refused for good (their rows failed).
+  // Waits until `n` e-mails to `address` were refused for good (their rows settled `refused`).
   async function failedEmails(address: string, n: number) {
     const end = Date.now() + 10_000;
     for (;;) {
@@ -121,7 +121,7 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
         .selectFrom('emails')
         .select('id')
         .where('to_address', '=', address)
-        .where('status', '=', 'failed')
+        .where('status', '=', 'refused')
         .execute();
       if (rows.length >= n) return;
       if (Date.now() > end) throw new Error(`${address}: ${rows.length} of ${n} e-mails failed`);
@@ -226,20 +226,29 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
         failedAt: failed.e.occurredAt,
       });
       expect(failed.e.data.error).toMatch(/550/);
-      // Refused for good: the outbox row is failed and nothing is left to retry it.
+      // Refused for good: the outbox row is settled refused and nothing is left to retry it.
       const row = await ctx.db.kysely
         .selectFrom('emails')
         .select(['id', 'status'])
         .where('to_address', '=', doc.email)
         .executeTakeFirstOrThrow();
-      expect(row.status).toBe('failed');
+      expect(row.status).toBe('refused');
       const jobs = await ctx.db.kysely
         .selectFrom('jobs')
         .select('id')
         .where('id', '=', row.id)
-        .where('status', '=', 'pending')
         .execute();
       expect(jobs).toEqual([]);
+      // The same settlement wrote the mail audit's entry, with the same error.
+      const trail = await api(ctx, t.apiKey, 'GET', `/api/documents/${doc.documentId}/audit-trail`);
+      const entry = trail.body.auditTrail.find(
+        (e: { action: string }) => e.action === 'e-mail failed',
+      );
+      expect(entry.details).toEqual({
+        to: doc.email,
+        kind: 'invitation',
+        error: failed.e.data.error,
+      });
 
       // A reminder refused the same way is kind "reminder".
       const reminded = await api(ctx, t.apiKey, 'POST', `/api/documents/${doc.documentId}/remind`);
@@ -253,9 +262,13 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
       await barrier(t, doc.documentId);
       const notice = await waitForEvent(
         '/bounce',
-        (e) => e.type === 'email.failed' && e.data.kind === 'notice',
+        (e) => e.type === 'email.failed' && e.data.kind === 'cancelled',
       );
-      expect(notice.e.data).toMatchObject({ email: doc.email, signeeId: doc.signeeId });
+      expect(notice.e.data).toMatchObject({
+        documentId: doc.documentId,
+        email: doc.email,
+        signeeId: doc.signeeId,
+      });
       await failedEmails(doc.email, 3);
       // A later seed event as the barrier: still one email.failed per e-mail.
       const later = await sentDocument(t);
@@ -263,7 +276,33 @@ describe.each(ENGINES)('opt-in events (webhookEvents) on %s', (engine) => {
       const kinds = envelopes('/bounce')
         .filter(({ e }) => e.type === 'email.failed')
         .map(({ e }) => e.data.kind);
-      expect(kinds.sort()).toEqual(['invitation', 'notice', 'reminder']);
+      expect(kinds.sort()).toEqual(['cancelled', 'invitation', 'reminder']);
+    } finally {
+      smtp.rejectRecipients(null);
+    }
+  });
+
+  it("email.failed of kind notice for an e-mail not to a signee (the sender's decline notice)", async () => {
+    const { ctx, smtp } = fixture;
+    const sender = unique('sender-bounce');
+    const t = await tenantWithWebhook('/notice', ['email.failed'], sender);
+    smtp.rejectRecipients(/^sender-bounce-/);
+    try {
+      const doc = await sentDocument(t);
+      const token = signingTokenFor(ctx.config.secretKey, doc.signeeId);
+      const declined = await signingCall(ctx, token, 'decline', { reason: 'Not mine.' });
+      expect(declined.status).toBe(200);
+      // The outbox's row to the sender has no document, signee or kind: reported as a notice.
+      const failed = await waitForEvent('/notice', (e) => e.type === 'email.failed');
+      expectSigned(failed.r, failed.e, t);
+      expect(failed.e.data).toMatchObject({
+        documentId: null,
+        signeeId: null,
+        email: sender,
+        kind: 'notice',
+      });
+      expect(failed.e.data.error).toMatch(/550/);
+      await failedEmails(sender, 1);
     } finally {
       smtp.rejectRecipients(null);
     }

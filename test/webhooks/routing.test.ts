@@ -109,6 +109,8 @@ describe.each(ENGINES)('which webhooks get which events, redelivery, on %s', (en
       oldStatus: 'pending',
       newStatus: 'signed',
       changedAt: expect.any(String),
+      externalId: null,
+      metadata: null,
     });
   });
 

@@ -21,8 +21,10 @@ import * as m0018pageSizesError from './migrations/0018-page-sizes-error.js';
 import * as m0019sealLevel from './migrations/0019-seal-level.js';
 import * as m0020issuedCertificates from './migrations/0020-issued-certificates.js';
 import * as m0021templates from './migrations/0021-templates.js';
-import * as m0023webhookEvents from './migrations/0023-webhook-events.js';
+import * as m0022externalIdRedirect from './migrations/0022-external-id-redirect.js';
 import * as m0024expiry from './migrations/0024-expiry.js';
+import * as m0025emailAudit from './migrations/0025-email-audit.js';
+import * as m0026webhookEvents from './migrations/0026-webhook-events.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -47,8 +49,10 @@ const migrations: Record<string, Migration> = {
   '0019-seal-level': m0019sealLevel,
   '0020-issued-certificates': m0020issuedCertificates,
   '0021-templates': m0021templates,
-  '0023-webhook-events': m0023webhookEvents,
+  '0022-external-id-redirect': m0022externalIdRedirect,
   '0024-expiry': m0024expiry,
+  '0025-email-audit': m0025emailAudit,
+  '0026-webhook-events': m0026webhookEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

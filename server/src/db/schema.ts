@@ -123,15 +123,18 @@ export type EmailsTable = {
   subject: string;
   html: string;
   text: string;
-  status: 'queued' | 'sent' | 'stored' | 'failed';
+  /** `failed`: the last attempt failed and another follows; `refused`: refused for good. */
+  status: 'queued' | 'sent' | 'stored' | 'failed' | 'refused';
   error: string | null;
   message_id: string | null;
   created_at: string;
   sent_at: string | null;
   /** JSON {key, filename, contentType, size}: a stored file attached at delivery. */
   attachment: string | null;
-  /** JSON {kind, documentId, signeeId}: what `email.failed` tells of it; null: no such event. */
-  refusal_event: string | null;
+  /** An e-mail to a signee: its document, signee and kind, audited with its outcome. */
+  document_id: string | null;
+  signee_id: string | null;
+  kind: string | null;
 };
 
 export type JobsTable = {
@@ -353,6 +356,8 @@ export type DocumentsTable = {
   expires_at: string | null;
   /** Why it was cancelled: `expired`, or null (by its sender, or not cancelled). */
   cancel_reason: 'expired' | null;
+  /** Where the signing page sends a signee after signing or declining (decisions §12). */
+  redirect_url: string | null;
 };
 
 export type SigneesTable = {

@@ -96,6 +96,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     metadata: { dealId: '4711' },
     expiresAt: '2026-12-31T17:00:00.000Z',
     cancelReason: null,
+    redirectUrl: 'https://app.example.com/deals/4711/signed',
     downloadUrl:
       'http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g',
   },
@@ -212,6 +213,8 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
       oldStatus: 'draft',
       newStatus: 'in_process',
       changedAt: '2026-11-26T00:52:58.636Z',
+      externalId: 'crm-4711',
+      metadata: { dealId: '4711' },
     },
   },
   SigneeViewedEvent: {

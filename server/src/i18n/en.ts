@@ -173,6 +173,15 @@ export const en = {
     actor: 'Actor',
     ip: 'IP address',
     userAgent: 'User agent: {agent}',
+    // An e-mail entry's recipient and kind of e-mail (the audit certificate's second line).
+    emailTo: 'To: {to}',
+    emailKinds: {
+      invitation: 'invitation',
+      reminder: 'reminder',
+      declined: 'decline notice',
+      cancelled: 'cancellation notice',
+      copy: 'signed copy',
+    },
     noEvents: 'No events recorded.',
     fields: 'Fields',
     field: 'Field',

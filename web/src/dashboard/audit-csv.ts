@@ -13,10 +13,25 @@ export function csvCell(value: unknown): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The audit trail as CSV text: a header row, then one row per entry. */
+/**
+ * An e-mail entry's recipient address and kind of e-mail (`invitation`, `reminder`, …), from
+ * its details; empty for other entries and for what an older entry did not record.
+ */
+export function emailOf(entry: AuditEntry): { to: string; kind: string } | null {
+  if (entry.action !== 'e-mailed' && entry.action !== 'e-mail failed') return null;
+  const to = entry.details?.to;
+  if (typeof to !== 'string') return null;
+  const kind = entry.details?.kind;
+  return { to, kind: typeof kind === 'string' ? kind : '' };
+}
+
+/**
+ * The audit trail as CSV text: a header row, then one row per entry. The recipient columns come
+ * last, so the columns before them keep their places in files read by position.
+ */
 export function auditCsv(entries: AuditEntry[]): string {
   const rows = [
-    ['time', 'action', 'actor', 'signeeId', 'ip', 'userAgent', 'details'],
+    ['time', 'action', 'actor', 'signeeId', 'ip', 'userAgent', 'details', 'recipient', 'emailKind'],
     ...entries.map((e) => [
       e.createdAt,
       e.action,
@@ -25,6 +40,8 @@ export function auditCsv(entries: AuditEntry[]): string {
       e.ip,
       e.userAgent,
       e.details ? JSON.stringify(e.details) : '',
+      emailOf(e)?.to,
+      emailOf(e)?.kind,
     ]),
   ];
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n');

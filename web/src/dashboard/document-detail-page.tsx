@@ -8,6 +8,7 @@ import { FolderSelect, folderPath, loadAllFolders } from './folders.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
 import { SaveAsTemplate } from './save-as-template.js';
+import { emailSummary, SigneeEmails } from './signee-emails.js';
 import { useSession } from './session.js';
 import { auditCsv } from './audit-csv.js';
 import type { AuditEntry, Delivered, Signee } from './types.js';
@@ -368,6 +369,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
                     </div>
                   )}
                 </dl>
+                <SigneeEmails entries={trail.data} signeeId={s.id} />
                 {s.declineReason && (
                   <blockquote className="decline-reason">
                     <span className="visually-hidden">Reason for declining: </span>
@@ -406,6 +408,8 @@ function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
           : props.signees.find((s) => s.id === e.signeeId)?.email;
       return email ? `: ${email}` : '';
     }
+    // An e-mail names its kind and recipient, so each wave's invitation and each notice shows.
+    if (e.action === 'e-mailed' || e.action === 'e-mail failed') return emailSummary(e);
     if (e.action === 'updated' && details.changed && typeof details.changed === 'object') {
       return `: ${Object.keys(details.changed).map(propertyName).join(', ')}`;
     }

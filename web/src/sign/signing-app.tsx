@@ -13,6 +13,7 @@ import {
   type SigningSession,
 } from './signing-api.js';
 import { StatusPanel, type Finished } from './status-panel.js';
+import { RedirectNotice } from './redirect-notice.js';
 import { LoadFailedPage, LoadingPage, Notice, PageShell, SenderMessage } from './page-shell.js';
 import { useLinkLoad, type LinkLoader, type LinkView } from './use-link-load.js';
 
@@ -213,13 +214,23 @@ function ReadyView(props: {
               <DeclineForm token={token} senderName={doc.senderName} onResult={settle} />
             </>
           ) : (
-            <StatusPanel
-              headingId="signing-heading"
-              documentName={doc.name}
-              senderName={doc.senderName}
-              reason={session.reason}
-              finished={finished}
-            />
+            <>
+              <StatusPanel
+                headingId="signing-heading"
+                documentName={doc.name}
+                senderName={doc.senderName}
+                reason={session.reason}
+                finished={finished}
+              />
+              {finished && doc.redirectUrl ? (
+                <RedirectNotice
+                  redirectUrl={doc.redirectUrl}
+                  documentId={doc.id}
+                  signeeId={signee.id}
+                  event={finished}
+                />
+              ) : null}
+            </>
           )}
         </section>
       </div>

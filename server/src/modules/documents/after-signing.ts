@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import { hashSecret, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import { queueEmail } from '../mail/mail.service.js';
+import type { SigneeEmailKind } from '../mail/mail-audit.js';
 import {
   renderCancelledNotice,
   renderDeclined,
@@ -19,18 +20,22 @@ export const COPY_LINK_DAYS = 30;
 export type SealedCopy = { key: string; size: number; filename: string };
 
 // Everyone a document's completion concerns: its signees, and the sender once (a sender who is
-// also a signee gets one e-mail).
+// also a signee gets one e-mail, audited as the signee's).
 async function recipients(trx: DbOrTrx, document: DocumentRow, signees: SigneeRow[]) {
-  const people: Array<{ name: string; email: string; signeeId?: string }> = signees.map((s) => ({
-    name: s.name,
-    email: s.email,
-    signeeId: s.id,
-  }));
+  const people: Array<{ name: string; email: string; signeeId: string | null }> = signees.map(
+    (s) => ({ name: s.name, email: s.email, signeeId: s.id }),
+  );
   const sender = await findUserById(trx, document.user_id);
   if (sender && !people.some((p) => p.email.toLowerCase() === sender.email.toLowerCase())) {
-    people.push({ name: sender.name, email: sender.email });
+    people.push({ name: sender.name, email: sender.email, signeeId: null });
   }
   return people;
+}
+
+// What an e-mail to a signee records in the trail when the outbox settles it (mail-audit.ts);
+// the sender's e-mails are not a signee's and record nothing.
+function signeeAudit(document: DocumentRow, signeeId: string | null, kind: SigneeEmailKind) {
+  return signeeId ? { documentId: document.id, signeeId, kind } : undefined;
 }
 
 /** The name a signed copy downloads as: the original's, with "-signed". */
@@ -95,7 +100,7 @@ export async function queueSignedCopies(
       ...rendered,
       to: person.email,
       tenantId: document.tenant_id,
-      refusal: { kind: 'notice', documentId: document.id, signeeId: person.signeeId ?? null },
+      audit: signeeAudit(document, person.signeeId, 'copy'),
       attachment: attach
         ? {
             key: sealed.key,
@@ -134,7 +139,6 @@ export async function queueDeclineNotices(
       }),
       to: sender.email,
       tenantId: document.tenant_id,
-      refusal: { kind: 'notice', documentId: document.id, signeeId: null },
     });
   }
   for (const signee of invitedOthers(input.signees, decliner.id)) {
@@ -147,7 +151,7 @@ export async function queueDeclineNotices(
       }),
       to: signee.email,
       tenantId: document.tenant_id,
-      refusal: { kind: 'notice', documentId: document.id, signeeId: signee.id },
+      audit: signeeAudit(document, signee.id, 'declined'),
     });
   }
 }
@@ -171,7 +175,7 @@ export async function queueCancelNotices(
       }),
       to: signee.email,
       tenantId: document.tenant_id,
-      refusal: { kind: 'notice', documentId: document.id, signeeId: signee.id },
+      audit: signeeAudit(document, signee.id, 'cancelled'),
     });
   }
 }

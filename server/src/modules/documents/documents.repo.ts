@@ -50,6 +50,7 @@ export const DOCUMENT_COLUMNS = [
   'metadata',
   'expires_at',
   'cancel_reason',
+  'redirect_url',
 ] as const;
 
 /** Documents whose seal failed for good, oldest change first (`signet seal failed`). */
@@ -246,6 +247,8 @@ export type ListFilter = {
   pinned?: boolean;
   /** A search term as `searchTerm` gives it: contained in the name or a signee's name or e-mail. */
   term?: string;
+  /** Only the documents with exactly this externalId. */
+  externalId?: string;
 };
 
 /**
@@ -294,7 +297,7 @@ export async function listDocuments(
   }
   // With the hits in hand, the other conditions must not lure SQLite (which plans without
   // statistics) onto an index: a unary + makes a column unindexable.
-  const column = (name: 'tenant_id' | 'status' | 'folder_id' | 'pinned') =>
+  const column = (name: 'tenant_id' | 'status' | 'folder_id' | 'pinned' | 'external_id') =>
     rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`;
   let query = db
     .selectFrom('documents')
@@ -303,6 +306,10 @@ export async function listDocuments(
   if (rowids) query = query.where(sql<number>`documents.rowid`, 'in', rowids);
   if (input.status) query = query.where(column('status'), '=', input.status);
   if (input.folderId) query = query.where(column('folder_id'), '=', input.folderId);
+  // Through documents_tenant_external_idx (migration 0022) unless search hits came first.
+  if (input.externalId !== undefined) {
+    query = query.where(column('external_id'), '=', input.externalId);
+  }
   if (input.pinned !== undefined) {
     query = query.where(column('pinned'), input.pinned ? 'is not' : 'is', null);
   }

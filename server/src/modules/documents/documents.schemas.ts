@@ -3,6 +3,12 @@ import { SEAL_LEVELS } from '../sealing/seal-types.js';
 import { findNulCharacter } from '../../lib/nul-characters.js';
 import type { FieldError } from '../../lib/errors.js';
 import { fieldSchema, quickCreateFieldSchema } from '../fields/fields.schemas.js';
+import {
+  externalIdSchema,
+  MAX_EXTERNAL_ID,
+  metadataSchema,
+  redirectUrlSchema,
+} from './integrator-fields.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -100,6 +106,12 @@ export const documentSchema = z
       .describe(
         'Why a cancelled document was cancelled: "expired", or null (its sender cancelled it)',
       ),
+    redirectUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended',
+      ),
     downloadUrl: z.url(),
   })
   .meta({ id: 'Document' });
@@ -157,6 +169,9 @@ export const quickCreateFieldsSchema = z.object({
   signingMessage: z.string().max(5000).optional(),
   signingOrderEnabled: z.enum(['true', 'false']).optional(),
   expiresAt: expiresAtInput.optional(),
+  externalId: externalIdSchema.optional(),
+  metadata: metadataSchema.optional(),
+  redirectUrl: redirectUrlSchema.optional(),
 });
 
 /** A multipart part holding one PDF, for the OpenAPI document. */
@@ -194,6 +209,15 @@ export const quickCreateParts = z
       .enum(['true', 'false'])
       .optional()
       .describe('true: turn {{TYPE:N}} text tags in the PDF into fields'),
+    externalId: externalIdSchema
+      .optional()
+      .describe('your own id for the document, at most 255 characters; the listing filters on it'),
+    metadata: metadataSchema
+      .optional()
+      .describe('JSON object of string values, at most 4 KiB; answered and sent in webhooks'),
+    redirectUrl: redirectUrlSchema
+      .optional()
+      .describe('where the signing page sends each signee after they sign or decline'),
   })
   .meta({
     examples: [
@@ -203,6 +227,9 @@ export const quickCreateParts = z
         signees: [{ email: 'ada@example.com', name: 'Ada Lovelace' }],
         name: 'Master services agreement',
         fields: [{ signee: 0, type: 'signature', page: 1, x: 72, y: 640, width: 180, height: 48 }],
+        externalId: 'crm-deal-1042',
+        metadata: { dealId: '1042', region: 'emea' },
+        redirectUrl: 'https://app.example.com/contracts/1042/done',
       },
     ],
   });
@@ -220,22 +247,29 @@ export const quickCreatePartsSchema = z.record(z.string(), z.string()).transform
     failed = true;
     ctx.addIssue({ code: 'custom', path, message, input: raw });
   };
-  let signees: unknown = raw.signees;
-  if (raw.signees !== undefined) {
+  // A JSON part that is not JSON is told once, as such, not again by the schema.
+  const undecodable = new Set<PropertyKey>();
+  const decoded = (key: 'signees' | 'metadata', message: string): unknown => {
+    if (raw[key] === undefined) return undefined;
     try {
-      signees = JSON.parse(raw.signees);
+      return JSON.parse(raw[key]);
     } catch {
-      report(['signees'], 'must be a JSON array of {email, name}');
+      report([key], message);
+      undecodable.add(key);
+      return raw[key];
     }
-  }
+  };
+  const signees = decoded('signees', 'must be a JSON array of {email, name}');
+  const metadata = decoded('metadata', 'must be a JSON object of string values');
   // Multipart parts skip the JSON hooks: the same NUL rule as every other field. A NUL in a
   // part's name (path '') passes: no field of ours has such a name, so the part is ignored.
-  const nul = findNulCharacter({ ...raw, signees }, '');
+  const nul = findNulCharacter({ ...raw, signees, metadata }, '');
   if (nul) report(nul.split('.'), 'must not contain NUL characters');
-  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees });
+  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees, metadata });
   if (!fields.success) {
     // An issue inside `signees` is told only when it is the first issue of all.
     for (const issue of fields.error.issues) {
+      if (undecodable.has(issue.path[0])) continue;
       if (!(failed && issue.path[0] === 'signees')) report(issue.path, issue.message);
     }
   } else {
@@ -319,6 +353,11 @@ export const listQuery = z.object({
     .transform((v) => v === 'true')
     .optional()
     .describe('true: only pinned documents; false: only documents not pinned'),
+  externalId: z
+    .string()
+    .max(MAX_EXTERNAL_ID)
+    .optional()
+    .describe('only the documents with exactly this externalId'),
   q: z
     .string()
     .max(200)

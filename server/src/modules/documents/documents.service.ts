@@ -11,10 +11,11 @@ import { releaseTemplateFile } from '../templates/template-files.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { auditRow, listAudit, type RequestOrigin } from './audit.repo.js';
-import { isDeletable, moveDocument, type ChangeBy } from './lifecycle.js';
+import { isDeletable, moveDocument, type ChangeBy, type EventDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
 import { createDownloadUrl } from './download-url.js';
 import { searchTerm, searchTextOf } from './search-text.js';
+import { decodeMetadata, encodeMetadata } from './integrator-fields.js';
 import { queueCancelNotices } from './after-signing.js';
 import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
@@ -56,9 +57,10 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     sealFailure: d.status === 'seal_failed' ? d.seal_failure : null,
     templateId: d.template_id,
     externalId: d.external_id,
-    metadata: d.metadata ? (JSON.parse(d.metadata) as Record<string, string>) : null,
+    metadata: decodeMetadata(d.metadata),
     expiresAt: d.expires_at,
     cancelReason: d.cancel_reason,
+    redirectUrl: d.redirect_url,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -154,6 +156,9 @@ export async function createDocument(
     signingGroupsEnabled?: boolean;
     signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
     expiresAt?: string;
+    externalId?: string;
+    metadata?: Record<string, string>;
+    redirectUrl?: string;
     /** Fields, each naming its signee by position in `signees`; already checked. */
     fields?: Array<Omit<FieldDraft, 'signeeId'> & { signee: number }>;
     /** The file's pages as displayed, when they were read. */
@@ -184,6 +189,9 @@ export async function createDocument(
       emailLanguage: tenant.email_language,
       signees: input.signees,
       expiresAt: input.expiresAt,
+      externalId: input.externalId,
+      metadata: input.metadata,
+      redirectUrl: input.redirectUrl,
     });
     return insertDraft(trx, {
       document,
@@ -222,6 +230,7 @@ export function newDocumentRow(input: {
   externalId?: string | null;
   metadata?: Record<string, string> | null;
   expiresAt?: string | null;
+  redirectUrl?: string | null;
   at?: string;
 }): repo.DocumentRow {
   const now = input.at ?? nowIso();
@@ -258,9 +267,10 @@ export function newDocumentRow(input: {
     updated_at: now,
     template_id: input.templateId ?? null,
     external_id: input.externalId ?? null,
-    metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+    metadata: encodeMetadata(input.metadata),
     expires_at: input.expiresAt ?? null,
     cancel_reason: null,
+    redirect_url: input.redirectUrl ?? null,
   };
 }
 
@@ -337,6 +347,7 @@ export async function listDocuments(
     status: input.status,
     folderId: input.folderId,
     pinned: input.pinned,
+    externalId: input.externalId,
     term: term || undefined,
     limit: input.limit + 1,
     after: input.cursor ? decodeCursor(input.cursor) : undefined,
@@ -419,11 +430,7 @@ export async function retrySeal(
 }
 
 /** retrySeal's move, for the operator's CLI too: false when the document is not `seal_failed`. */
-export function reopenSeal(
-  trx: DbOrTrx,
-  document: Pick<repo.DocumentRow, 'id' | 'tenant_id'>,
-  by: ChangeBy,
-): Promise<boolean> {
+export function reopenSeal(trx: DbOrTrx, document: EventDocument, by: ChangeBy): Promise<boolean> {
   return moveDocument(trx, {
     document,
     move: 'retrySeal',

@@ -39,10 +39,10 @@ export function registerEditingRoutes(app: App, deps: AppDeps) {
       onRequest,
       schema: {
         operationId: 'updateDocument',
-        summary: 'Change a draft, pin or file a document',
+        summary: 'Change a draft, set your references, pin or file a document',
         tags,
         description:
-          'Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes), pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.',
+          'Changes name, signingMessage, emailLanguage, signingOrderEnabled, signingGroupsEnabled (draft only, else 409 invalid_status and nothing changes); externalId, metadata (the whole object) and redirectUrl (draft or in process, else 409; null clears each); pinned (true pins it at the current time, false unpins) and folderId (a folder of the same tenant, or null) in any status.',
         params: documentParams,
         body: editDocumentBody,
         response: { 200: documentDetailSchema, ...errorResponses(401, 403, 404, 409, 422) },

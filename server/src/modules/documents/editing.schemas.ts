@@ -6,12 +6,13 @@ import {
   signeeInputSchema,
   signeeSchema,
 } from './documents.schemas.js';
+import { externalIdSchema, metadataSchema, redirectUrlSchema } from './integrator-fields.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
 
 /**
- * `PATCH /api/documents/{id}`: the draft's settings, the deadline (draft or in process), and
- * filing (any status).
+ * `PATCH /api/documents/{id}`: the draft's settings, the deadline and the integrator's fields
+ * (draft or in process; null clears), and filing (any status).
  */
 export const editDocumentBody = z
   .object({
@@ -23,9 +24,25 @@ export const editDocumentBody = z
     pinned: z.boolean().optional(),
     folderId: z.uuid().nullable().optional(),
     expiresAt: expiresAtInput.nullable().optional(),
+    externalId: externalIdSchema.nullable().optional(),
+    metadata: metadataSchema
+      .nullable()
+      .optional()
+      .describe('the whole new object (not merged with the old one); null removes it'),
+    redirectUrl: redirectUrlSchema.nullable().optional(),
   })
   .strict()
-  .refine(atLeastOne, 'give at least one property to change');
+  .refine(atLeastOne, 'give at least one property to change')
+  .meta({
+    examples: [
+      {
+        externalId: 'crm-deal-1042',
+        metadata: { dealId: '1042', stage: 'negotiation' },
+        redirectUrl: 'https://app.example.com/contracts/1042/done',
+      },
+      { name: 'Master services agreement (v2)', pinned: true },
+    ],
+  });
 
 /** What `PATCH /api/documents/{id}` may change. */
 export type DocumentEdit = z.output<typeof editDocumentBody>;
@@ -37,6 +54,18 @@ export const DRAFT_ONLY: ReadonlyArray<keyof DocumentEdit> = [
   'emailLanguage',
   'signingOrderEnabled',
   'signingGroupsEnabled',
+];
+
+/**
+ * The properties an integrator may change while the document is a draft or in process: its own
+ * references to it, and where signees go next, can follow its own records until the document
+ * is finished; after that, the events already delivered named them and they stay.
+ */
+export const OPEN_ONLY: ReadonlyArray<keyof DocumentEdit> = [
+  'expiresAt',
+  'externalId',
+  'metadata',
+  'redirectUrl',
 ];
 
 /** `POST /api/documents/{id}/signees`: one signee input, as in quick-create. */

@@ -9,8 +9,9 @@ import { recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
 import { MAX_SIGNEES, type signeeInputSchema } from './documents.schemas.js';
 import { getDocument, newSignee, type DocumentDeps } from './documents.service.js';
-import { DRAFT_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
+import { DRAFT_ONLY, OPEN_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
 import { scheduleExpiry } from './expiry.js';
+import { encodeMetadata } from './integrator-fields.js';
 import type { z } from 'zod';
 
 type Caller = { documentId: string; userId: string; origin: RequestOrigin };
@@ -48,19 +49,20 @@ function requireDraft(document: repo.DocumentRow, what: string) {
   }
 }
 
-// The deadline can move until the signing is over: while draft or in process.
-function requireUnfinished(document: repo.DocumentRow) {
+function requireOpen(document: repo.DocumentRow, what: string) {
   if (document.status !== 'draft' && document.status !== 'in_process') {
     throw new AppError(
       'invalid_status',
-      `expiresAt can be changed only while the document is a draft or in process; it is ${document.status}.`,
+      `${what} can be changed only while the document is a draft or in process; it is ${document.status}.`,
     );
   }
 }
 
 /**
- * Applies a PATCH: the draft's settings, the deadline while draft or in process (409 `invalid_status` once sent, and then nothing else
- * changes either), `pinned` and `folderId` in any status. Only what differs is written; a
+ * Applies a PATCH: the draft's settings (409 `invalid_status` once sent, and then nothing else
+ * changes either), expiresAt, externalId, metadata and redirectUrl while draft or in process
+ * (409 after),
+ * `pinned` and `folderId` in any status. Only what differs is written; a
  * change moves `updatedAt` and is audited, a PATCH that changes nothing does neither.
  */
 export async function editDocument(deps: DocumentDeps, input: Caller & { patch: DocumentEdit }) {
@@ -68,7 +70,8 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
   await changeDocument(deps, input, async (trx, document) => {
     const draftOnly = DRAFT_ONLY.filter((k) => patch[k] !== undefined);
     if (draftOnly.length > 0) requireDraft(document, draftOnly.join(', '));
-    if (patch.expiresAt !== undefined) requireUnfinished(document);
+    const openOnly = OPEN_ONLY.filter((k) => patch[k] !== undefined);
+    if (openOnly.length > 0) requireOpen(document, openOnly.join(', '));
     if (patch.folderId) {
       await lockFolders(trx, deps.db.engine, document.tenant_id);
       await requireFolder(trx, { tenantId: document.tenant_id, folderId: patch.folderId });
@@ -91,6 +94,9 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
         patch.pinned === undefined ? undefined : patch.pinned ? (document.pinned ?? now) : null,
       folder_id: patch.folderId,
       expires_at: patch.expiresAt,
+      external_id: patch.externalId,
+      metadata: patch.metadata === undefined ? undefined : encodeMetadata(patch.metadata),
+      redirect_url: patch.redirectUrl,
     };
     const set = Object.fromEntries(
       Object.entries(wanted).filter(
@@ -128,6 +134,9 @@ function changedProperties(patch: DocumentEdit, set: Partial<repo.DocumentRow>) 
     pinned: 'pinned',
     folderId: 'folder_id',
     expiresAt: 'expires_at',
+    externalId: 'external_id',
+    metadata: 'metadata',
+    redirectUrl: 'redirect_url',
   };
   return Object.fromEntries(
     (Object.keys(columns) as Array<keyof DocumentEdit>)

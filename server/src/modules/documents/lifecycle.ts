@@ -54,6 +54,12 @@ export type DocumentMove = keyof typeof DOCUMENT_MOVES;
 /** Name of a signee move. */
 export type SigneeMove = keyof typeof SIGNEE_MOVES;
 
+/**
+ * What a move needs of its document: its ids, and what its events carry. Callers hold the row
+ * read (locked, where it matters) in the same transaction, so no further read is needed.
+ */
+export type EventDocument = Pick<repo.DocumentRow, 'id' | 'tenant_id' | 'external_id' | 'metadata'>;
+
 /** Who made a change and from where, for the audit trail. */
 export type ChangeBy = {
   /** `user:<id>`, `signee:<id>` or `system`. */
@@ -90,7 +96,7 @@ export function isDeletable(status: DocumentStatus): boolean {
 export async function moveDocument(
   trx: DbOrTrx,
   input: {
-    document: Pick<repo.DocumentRow, 'id' | 'tenant_id'>;
+    document: EventDocument;
     move: DocumentMove;
     at: string;
     by: ChangeBy;
@@ -99,7 +105,7 @@ export async function moveDocument(
   },
 ): Promise<boolean> {
   const { from, to, audit } = DOCUMENT_MOVES[input.move];
-  const { id, tenant_id: tenantId } = input.document;
+  const { id, tenant_id: tenantId, external_id: externalId, metadata } = input.document;
   const moved = await repo.transitionDocument(trx, {
     documentId: id,
     from: [from],
@@ -114,6 +120,8 @@ export async function moveDocument(
     oldStatus: from,
     newStatus: to,
     changedAt: input.at,
+    externalId,
+    metadata,
   });
   if (audit) {
     await recordAudit(trx, {
@@ -143,7 +151,7 @@ export async function moveDocument(
 export async function moveSignee(
   trx: DbOrTrx,
   input: {
-    document: Pick<repo.DocumentRow, 'id' | 'tenant_id'>;
+    document: EventDocument;
     signee: Pick<repo.SigneeRow, 'id'>;
     move: SigneeMove;
     at: string;
@@ -168,6 +176,8 @@ export async function moveSignee(
     oldStatus: from,
     newStatus: to,
     changedAt: input.at,
+    externalId: input.document.external_id,
+    metadata: input.document.metadata,
   });
   await recordAudit(trx, {
     documentId,

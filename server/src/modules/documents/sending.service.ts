@@ -99,10 +99,11 @@ export async function inviteSignees(
         to: signee.email,
         tenantId: input.document.tenant_id,
         jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
-        refusal: {
-          kind: input.reminder ? 'reminder' : 'invitation',
+        // Audited by the outbox with its outcome (e-mailed or e-mail failed), whoever delivers it.
+        audit: {
           documentId: input.document.id,
           signeeId: signee.id,
+          kind: input.reminder ? 'reminder' : 'invitation',
         },
         ...renderInvitation({
           language: (signee.language ?? input.document.email_language) as EmailLanguage,
@@ -136,7 +137,10 @@ export async function inviteSignees(
   return invites;
 }
 
-/** Hands queued invitations to the mail transport now and records each result. */
+/**
+ * Hands queued invitations to the mail transport now and reports each result; the outbox
+ * audits each one as it settles (a transient failure is retried by the job, and audited then).
+ */
 export async function deliverInvitations(
   deps: SendingDeps,
   document: repo.DocumentRow,
@@ -148,7 +152,7 @@ export async function deliverInvitations(
       if (!emailId) return { ...base, status: 'link', error: null, signingUrl };
       let error: string | null = null;
       try {
-        await deliverEmail(
+        const row = await deliverEmail(
           {
             db: deps.db,
             transport: deps.transport,
@@ -157,17 +161,11 @@ export async function deliverInvitations(
           },
           emailId,
         );
+        // Refused for good by a delivery that settled it first.
+        if (row.status === 'refused') error = row.error ?? 'refused';
       } catch (err) {
         error = err instanceof Error ? err.message : String(err);
       }
-      await recordAudit(deps.db.kysely, {
-        documentId: document.id,
-        tenantId: document.tenant_id,
-        action: error ? 'e-mail failed' : 'e-mailed',
-        actor: 'system',
-        signeeId: signee.id,
-        details: error ? { to: signee.email, error } : { to: signee.email },
-      });
       return { ...base, status: error ? 'failed' : 'sent', error };
     }),
   );

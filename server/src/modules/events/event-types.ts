@@ -19,18 +19,34 @@ export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 /** An event type that is recorded only for tenants that opted in. */
 export type OptInEventType = (typeof OPT_IN_EVENT_TYPES)[number];
 
-/** What `email.failed` says of the e-mail besides its address, stored with the outbox row. */
-export type RefusalContext = {
-  kind: 'invitation' | 'reminder' | 'notice';
-  documentId: string;
-  signeeId: string | null;
-};
+/**
+ * `email.failed`'s `data.kind`: the outbox row's own kind for an e-mail to a signee (the
+ * mail audit's kinds), `notice` for one that is not to a signee (the sender's notices).
+ */
+export const EMAIL_FAILED_KINDS = [
+  'invitation',
+  'reminder',
+  'declined',
+  'cancelled',
+  'copy',
+  'notice',
+] as const;
+
+/** A kind `email.failed` reports. */
+export type EmailFailedKind = (typeof EMAIL_FAILED_KINDS)[number];
 
 /** The `data` of each opt-in event. */
 export type OptInEventData = {
   'signee.viewed': { documentId: string; signeeId: string; viewedAt: string };
   'signee.reminded': { documentId: string; signeeId: string; remindedAt: string };
-  'email.failed': RefusalContext & { email: string; error: string; failedAt: string };
+  'email.failed': {
+    documentId: string | null;
+    signeeId: string | null;
+    email: string;
+    kind: EmailFailedKind;
+    error: string;
+    failedAt: string;
+  };
   'bulk_send.completed': {
     id: string;
     templateId: string;

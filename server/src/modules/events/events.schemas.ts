@@ -1,10 +1,16 @@
 import { z } from 'zod';
+import { EMAIL_FAILED_KINDS } from './event-types.js';
 
 const eventId = z.uuid().describe('Event id; equals X-Service-Webhook-Id of its deliveries');
 const change = {
   oldStatus: z.string(),
   newStatus: z.string(),
   changedAt: z.string(),
+  externalId: z.string().nullable().describe("the document's externalId at the change"),
+  metadata: z
+    .record(z.string(), z.string())
+    .nullable()
+    .describe("the document's metadata at the change"),
 };
 
 // The envelope of an opt-in event: the seed's fields around a data object of its own.
@@ -51,11 +57,20 @@ export const eventEnvelopeSchema = z
     envelope(
       'email.failed',
       z.object({
-        documentId: z.uuid(),
-        signeeId: z.uuid().nullable().describe('null when the recipient is the sender'),
-        email: z.string(),
-        kind: z.enum(['invitation', 'reminder', 'notice']),
-        error: z.string().describe("the SMTP server's permanent (5xx) answer"),
+        documentId: z
+          .uuid()
+          .nullable()
+          .describe('null for an e-mail not to a signee (kind notice)'),
+        signeeId: z.uuid().nullable().describe('null for an e-mail not to a signee (kind notice)'),
+        email: z.string().describe("the outbox row's address"),
+        kind: z
+          .enum(EMAIL_FAILED_KINDS)
+          .describe(
+            "the e-mail's kind (the mail audit's); notice: the sender's, a team invitation",
+          ),
+        error: z
+          .string()
+          .describe("the SMTP server's permanent (5xx) answer, or the last attempt's error"),
         failedAt: z.string(),
       }),
       'EmailFailedEvent',

@@ -3,8 +3,17 @@ import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
 import type { OptInEventData, OptInEventType } from './event-types.js';
 import { insertEvent, type EventRow } from './events.repo.js';
+import { decodeMetadata } from '../documents/integrator-fields.js';
 
-type Change = { documentId: string; oldStatus: string; newStatus: string; changedAt: string };
+type Change = {
+  documentId: string;
+  oldStatus: string;
+  newStatus: string;
+  changedAt: string;
+  /** The document's externalId and metadata at the change (decisions §12), else null. */
+  externalId: string | null;
+  metadata: Record<string, string> | null;
+};
 type Envelope<Type, Data> = {
   id: string;
   type: Type;
@@ -33,6 +42,9 @@ export async function recordStatusChange(
     oldStatus: string;
     newStatus: string;
     changedAt?: string;
+    /** The document's `external_id` and `metadata` columns as they stand; null when none. */
+    externalId?: string | null;
+    metadata?: string | null;
   },
 ): Promise<EventRow> {
   const changedAt = change.changedAt ?? nowIso();
@@ -49,6 +61,8 @@ export async function recordStatusChange(
       oldStatus: change.oldStatus,
       newStatus: change.newStatus,
       changedAt,
+      externalId: change.externalId ?? null,
+      metadata: decodeMetadata(change.metadata ?? null),
     },
   } as EventEnvelope;
   const row: EventRow = {

@@ -1,7 +1,13 @@
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
-import { parseWebhookEvents, type OptInEventData, type OptInEventType } from './event-types.js';
+import type { EmailsTable } from '../../db/schema.js';
+import {
+  parseWebhookEvents,
+  type EmailFailedKind,
+  type OptInEventData,
+  type OptInEventType,
+} from './event-types.js';
 import { insertEvent, type EventRow } from './events.repo.js';
 
 /**
@@ -64,5 +70,32 @@ export function recordSigneeReminded(
     type: 'signee.reminded',
     data: { documentId: reminder.documentId, signeeId: reminder.signeeId, remindedAt: reminder.at },
     at: reminder.at,
+  });
+}
+
+/**
+ * `email.failed` for an outbox row refused for good, in the transaction that settles it (the
+ * outbox's `refused`): the settlement happens once per row, so the event does too. E-mails of
+ * no tenant (account mail) raise none.
+ */
+export async function recordEmailFailed(
+  trx: DbOrTrx,
+  email: Pick<EmailsTable, 'tenant_id' | 'to_address' | 'document_id' | 'signee_id' | 'kind'>,
+  failure: { error: string; at: string },
+): Promise<EventRow | null> {
+  if (!email.tenant_id) return null;
+  return recordOptInEvent(trx, {
+    tenantId: email.tenant_id,
+    type: 'email.failed',
+    data: {
+      documentId: email.document_id,
+      signeeId: email.signee_id,
+      email: email.to_address,
+      // Rows without a kind are the sender's own notices (the mail audit records signees' only).
+      kind: (email.kind ?? 'notice') as EmailFailedKind,
+      error: failure.error,
+      failedAt: failure.at,
+    },
+    at: failure.at,
   });
 }

@@ -25,6 +25,24 @@ export function updateEmail(db: DbOrTrx, emailId: string, set: Partial<EmailRow>
     .executeTakeFirstOrThrow();
 }
 
+/** The statuses of an outbox row that is done with: delivered, or refused for good. */
+export const SETTLED = ['sent', 'stored', 'refused'] as const;
+
+/**
+ * Stores an outbox row's final outcome unless it has one already (sent, stored or refused) and
+ * returns the row, or undefined when another delivery settled it first. On PostgreSQL a
+ * concurrent settle waits for the row lock and then finds it settled.
+ */
+export function settleEmail(db: DbOrTrx, emailId: string, set: Partial<EmailRow>) {
+  return db
+    .updateTable('emails')
+    .set(set)
+    .where('id', '=', emailId)
+    .where('status', 'not in', SETTLED)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** The newest outbox rows (at most `limit`), optionally to one address only. */
 export function listEmails(db: DbOrTrx, input: { to?: string; limit: number }) {
   let query = db.selectFrom('emails').selectAll().orderBy('created_at', 'desc');

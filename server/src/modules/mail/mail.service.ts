@@ -9,9 +9,9 @@ import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './mail.repo.js';
+import { auditEmailOutcome, type EmailAudit } from './mail-audit.js';
 import { sweepRecipientLimits } from './recipient-limits.js';
-import { isPermanentRefusal, refuseForGood } from './refusals.js';
-import type { RefusalContext } from '../events/event-types.js';
+import { recordEmailFailed } from '../events/opt-in-events.js';
 
 /**
  * E-mails queued and refused for a tenant's quota by this process (the /metrics counters);
@@ -100,8 +100,8 @@ export async function queueEmail(
     tenantId?: string;
     jobDelayMs?: number;
     attachment?: StoredAttachment;
-    /** An e-mail about a document: what `email.failed` says if the server refuses it for good. */
-    refusal?: RefusalContext;
+    /** An e-mail to a signee: audited in its document's trail with its outcome. */
+    audit?: EmailAudit;
   },
 ): Promise<string> {
   if (email.tenant) await countTenantEmails(trx, email.tenant, 1);
@@ -119,7 +119,9 @@ export async function queueEmail(
     created_at: nowIso(),
     sent_at: null,
     attachment: email.attachment ? JSON.stringify(email.attachment) : null,
-    refusal_event: email.refusal ? JSON.stringify(email.refusal) : null,
+    document_id: email.audit?.documentId ?? null,
+    signee_id: email.audit?.signeeId ?? null,
+    kind: email.audit?.kind ?? null,
   });
   mailCounts.queued++;
   await enqueueJob(trx, {
@@ -133,10 +135,24 @@ export async function queueEmail(
   return id;
 }
 
+/** Thrown by deliverEmail for an e-mail refused for good: stored, audited, never retried. */
+export class MailRefusedError extends Error {}
+
 /**
- * Delivers one outbox row once; a row already sent or stored is left alone. A failure made
- * outside the job (a request delivering in person) brings the job forward from its fallback
- * delay to `retryBaseMs`, so the outbox retries on the normal schedule.
+ * True for a refusal that a retry cannot change: the SMTP server's permanent 5xx reply (a
+ * mailbox that does not exist, a policy rejection). Connection failures and 4xx are retried.
+ */
+export function isPermanentRefusal(err: unknown): boolean {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/**
+ * Delivers one outbox row once; a row already sent, stored or refused is left alone. A failure
+ * made outside the job (a request delivering in person) brings the job forward from its
+ * fallback delay to `retryBaseMs`, so the outbox retries on the normal schedule. A permanent
+ * refusal, or any failure of the `final` attempt, settles the row as `refused` and throws
+ * MailRefusedError.
  */
 export async function deliverEmail(
   deps: {
@@ -148,13 +164,14 @@ export async function deliverEmail(
     storage?: Storage;
   },
   emailId: string,
+  options: { final?: boolean } = {},
 ): Promise<repo.EmailRow> {
   const { db, transport } = deps;
   const email = await repo.findEmail(db.kysely, emailId);
   if (!email) throw new Error(`No outbox row ${emailId}.`);
-  if (email.status === 'sent' || email.status === 'stored') return email;
+  if ((repo.SETTLED as readonly string[]).includes(email.status)) return email;
   if (!transport) {
-    return delivered(db, emailId, { status: 'stored', sent_at: nowIso(), error: null });
+    return delivered(db, email, { status: 'stored', sent_at: nowIso(), error: null });
   }
   let content: Readable | null = null;
   try {
@@ -180,7 +197,7 @@ export async function deliverEmail(
     });
     // Delivered: the links in it (signing links, verification tokens) are the recipient's
     // alone now, so the copy at rest keeps no usable secret.
-    return await delivered(db, emailId, {
+    return await delivered(db, email, {
       status: 'sent',
       sent_at: nowIso(),
       message_id: messageId,
@@ -190,13 +207,12 @@ export async function deliverEmail(
     });
   } catch (err) {
     content?.destroy();
-    const message = err instanceof Error ? err.message : String(err);
-    if (isPermanentRefusal(err)) {
-      // Refused for good (5xx): no retry, and email.failed for an opted-in tenant.
-      await refuseForGood(db, email, message.slice(0, 1000));
-      throw err;
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    if (options.final || isPermanentRefusal(err)) {
+      await refused(db, email, message);
+      throw new MailRefusedError(message, { cause: err });
     }
-    await repo.updateEmail(db.kysely, emailId, { status: 'failed', error: message.slice(0, 1000) });
+    await repo.updateEmail(db.kysely, emailId, { status: 'failed', error: message });
     // Only a pending job moves: when the job itself is running, the runner reschedules it.
     await rescheduleJob(db.kysely, emailId, isoIn(deps.retryBaseMs ?? 30_000));
     throw err;
@@ -204,14 +220,34 @@ export async function deliverEmail(
 }
 
 /**
- * Records an e-mail as delivered. Its job shares its id: when the request delivered it, the job
- * has nothing left to do and goes in the same commit.
+ * Records an e-mail as delivered, with its `e-mailed` audit entry in the same commit. Its job
+ * shares its id: when the request delivered it, the job has nothing left to do and goes in the
+ * same commit too. A row another delivery settled first is returned as that one left it, and
+ * audited by that one only.
  */
-function delivered(db: Db, emailId: string, set: Partial<repo.EmailRow>) {
+function delivered(db: Db, email: repo.EmailRow, set: Partial<repo.EmailRow>) {
   return db.kysely.transaction().execute(async (trx) => {
-    const row = await repo.updateEmail(trx, emailId, set);
-    await deletePendingJob(trx, emailId);
+    const row = await repo.settleEmail(trx, email.id, set);
+    if (!row) return (await repo.findEmail(trx, email.id))!;
+    await auditEmailOutcome(trx, row, { error: null, at: row.sent_at ?? nowIso() });
+    await deletePendingJob(trx, email.id);
     return row;
+  });
+}
+
+/**
+ * Records an e-mail as refused for good, with its `e-mail failed` audit entry and, for a tenant
+ * that opted in, its `email.failed` event, and deletes its job (pending, or the one running
+ * this attempt), all in one commit: nothing retries it, and only the settling call records.
+ */
+function refused(db: Db, email: repo.EmailRow, error: string) {
+  return db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('jobs').where('id', '=', email.id).execute();
+    const row = await repo.settleEmail(trx, email.id, { status: 'refused', error });
+    if (!row) return;
+    const at = nowIso();
+    await auditEmailOutcome(trx, row, { error, at });
+    await recordEmailFailed(trx, row, { error, at });
   });
 }
 
@@ -237,11 +273,15 @@ export function mailSendJob(deps: {
     kind: 'mail.send',
     payload: z.object({ emailId: z.string() }),
     backoffMs: (attempt) => Math.min(base * 2 ** (attempt - 1), 30 * 60_000),
-    handle: async ({ emailId }) => {
-      // A permanent refusal is recorded (refuseForGood) and ends the job: retrying cannot help.
-      await deliverEmail(deps, emailId).catch((err: unknown) => {
-        if (!isPermanentRefusal(err)) throw err;
-      });
+    handle: async ({ emailId }, { job, attempt }) => {
+      try {
+        // The last attempt's failure is final: the row is refused and audited, not left failed.
+        await deliverEmail(deps, emailId, { final: attempt >= job.max_attempts });
+      } catch (err) {
+        // Refused for good: its job row went with the refusal, there is nothing left to record.
+        if (err instanceof MailRefusedError) return 'done';
+        throw err;
+      }
       // Housekeeping after the work: a sweep that fails is made up for by a later one.
       await sweepRecipientLimits(deps.db).catch(() => undefined);
     },

@@ -16,6 +16,19 @@ const auditEntry = z
     actor: z.string().describe("who: 'Name <e-mail>' for a signee, 'sender', 'system'"),
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
+    recipient: z
+      .string()
+      .optional()
+      .describe(
+        "an e-mail entry's recipient address ('e-mailed', 'e-mail failed'); absent on others",
+      ),
+    emailKind: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "an e-mail entry's kind: 'invitation', 'reminder', 'declined', 'cancelled', 'copy'; null when not recorded",
+      ),
   })
   .strict();
 

@@ -43,6 +43,8 @@ export function buildEvidence(
       actor: e.actor,
       ip: e.ip,
       userAgent: e.userAgent,
+      // Only e-mail entries carry these, so other entries (and older files) hash as before.
+      ...(e.email ? { recipient: e.email.to, emailKind: e.email.kind } : {}),
     })),
     input.originalSha256.toLowerCase(),
   );
@@ -110,8 +112,15 @@ export function gatherSigneeEvidence(
 ): EvidenceSignee[] {
   const consent = messages(language).signing.consent;
   return signees.map((s) => {
+    // The signing link's e-mails: invitations and reminders (entries before kinds were
+    // recorded have none, and were invitations); notices and copies carry no link.
     const own = trail.filter((e) => e.signeeId === s.id);
-    const emailed = own.filter((e) => e.action === 'e-mailed' && e.details?.to === s.email);
+    const linkMails = own.filter(
+      (e) =>
+        (e.action === 'e-mailed' || e.action === 'e-mail failed') &&
+        [undefined, 'invitation', 'reminder'].includes(e.details?.kind as string | undefined),
+    );
+    const emailed = linkMails.filter((e) => e.action === 'e-mailed' && e.details?.to === s.email);
     const signed = own.findLast((e) => e.action === 'signed');
     const image = signatures.find((x) => x.email === s.email && x.image)?.image;
     const drawn = s.status === 'signed' && s.signature_file !== null;
@@ -120,11 +129,12 @@ export function gatherSigneeEvidence(
       email: s.email,
       status: s.status,
       invitation: {
-        channel: own.some((e) => e.action === 'e-mailed' || e.action === 'e-mail failed')
-          ? 'email'
-          : own.some((e) => e.action === 'link issued')
-            ? 'link'
-            : null,
+        channel:
+          linkMails.length > 0
+            ? 'email'
+            : own.some((e) => e.action === 'link issued')
+              ? 'link'
+              : null,
         invitedAt: s.invited_at,
         emailedAt: emailed.map((e) => e.createdAt),
       },
@@ -252,7 +262,7 @@ export function describeEvidence(report: EvidenceReport): string[] {
   e.auditTrail.entries.forEach((entry, i) => {
     const mark = chain && !chain.ok && chain.index === i ? '  <-- broken link' : '';
     lines.push(
-      `    ${i + 1}. ${entry.at} ${entry.action} by ${entry.actor}${from(entry.ip, entry.userAgent)}${mark}`,
+      `    ${i + 1}. ${entry.at} ${entry.action}${entry.recipient ? ` to ${entry.recipient}${entry.emailKind ? ` (${entry.emailKind})` : ''}` : ''} by ${entry.actor}${from(entry.ip, entry.userAgent)}${mark}`,
     );
   });
   return lines;

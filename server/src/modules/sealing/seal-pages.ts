@@ -164,7 +164,9 @@ export function addAuditPages(
     columns.forEach((column, i) => {
       write(page.canvas, fonts.regular, values[i], column.x, y - 10, 8, TEXT, column.width - 6);
     });
-    const agent = format(m.userAgent, { agent: entry.userAgent ?? '-' });
+    let agent = format(m.userAgent, { agent: entry.userAgent ?? '-' });
+    // An e-mail's recipient leads its second line; entries without one keep the line as it was.
+    if (entry.email) agent = `${emailLine(entry.email, m)} · ${agent}`;
     write(page.canvas, fonts.regular, agent, MARGIN, y - 20, 6.5, MUTED, contentWidth);
     y -= AUDIT_ROW;
   }
@@ -211,6 +213,13 @@ export function addAuditPages(
     }
   }
   page.canvas.flush();
+}
+
+// Who an e-mail entry was sent to, and what it was: "To: bob@example.com (invitation)".
+function emailLine(email: { to: string; kind: string | null }, m: SealMessages): string {
+  const to = format(m.emailTo, { to: email.to });
+  if (!email.kind) return to;
+  return `${to} (${(m.emailKinds as Record<string, string>)[email.kind] ?? email.kind})`;
 }
 
 // How a field's value reads on the certificate.

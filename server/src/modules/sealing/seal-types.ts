@@ -32,6 +32,8 @@ export type SealAuditEntry = {
   actor: string;
   ip: string | null;
   userAgent: string | null;
+  /** An e-mail entry's recipient address and kind of e-mail; absent on other entries. */
+  email?: { to: string; kind: string | null };
 };
 
 /** A signee's adopted mark for signature or initials fields: an image, or typed text. */

@@ -241,7 +241,20 @@ export function certificateEntries(
     actor: describeActor(e.actor, signees),
     ip: e.ip,
     userAgent: e.userAgent,
+    ...emailOf(e),
   }));
+}
+
+/**
+ * The recipient and kind of an `e-mailed` or `e-mail failed` entry, from its details (entries
+ * written before the kind was recorded name only the address; some name nothing).
+ */
+function emailOf(e: { action: string; details: Record<string, unknown> | null }) {
+  if (e.action !== 'e-mailed' && e.action !== 'e-mail failed') return {};
+  const to = e.details?.to;
+  if (typeof to !== 'string') return {};
+  const kind = typeof e.details?.kind === 'string' ? e.details.kind : null;
+  return { email: { to, kind } };
 }
 
 /** An audit entry's actor as the certificate names it: people, not internal ids. */

@@ -33,6 +33,7 @@ function present(r: {
     status: string;
     signing_message: string | null;
     email_language: string;
+    redirect_url: string | null;
   };
 }) {
   return {
@@ -48,6 +49,7 @@ function present(r: {
       status: r.document.status,
       signingMessage: r.document.signing_message,
       language: r.signee.language ?? r.document.email_language,
+      redirectUrl: r.document.redirect_url,
     },
   };
 }

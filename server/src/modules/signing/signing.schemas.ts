@@ -20,6 +20,12 @@ export const documentView = z.object({
   signingMessage: z.string().nullable(),
   /** The document's language (its `emailLanguage`): the page speaks it. */
   language: z.string(),
+  redirectUrl: z
+    .string()
+    .nullable()
+    .describe(
+      'After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended',
+    ),
 });
 
 const adoptedMark = z.discriminatedUnion('type', [

@@ -49,6 +49,7 @@ export async function createFromTemplateInTrx(
     externalId?: string | null;
     metadata?: Record<string, string> | null;
     expiresAt?: string;
+    redirectUrl?: string | null;
     actor: string;
     origin?: RequestOrigin;
     /** More details for the `created` audit entry. */
@@ -85,6 +86,7 @@ export async function createFromTemplateInTrx(
     externalId: input.externalId,
     metadata: input.metadata,
     expiresAt: input.expiresAt,
+    redirectUrl: input.redirectUrl,
     at: nowIso(),
   });
   const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, ...f }) => ({
@@ -120,6 +122,7 @@ export async function createDocumentFromTemplate(
     externalId?: string;
     metadata?: Record<string, string>;
     expiresAt?: string;
+    redirectUrl?: string;
     send?: boolean;
     origin: RequestOrigin;
   },
@@ -149,6 +152,7 @@ export async function createDocumentFromTemplate(
       externalId: input.externalId,
       metadata: input.metadata,
       expiresAt: input.expiresAt,
+      redirectUrl: input.redirectUrl,
       actor,
       origin: input.origin,
     });

@@ -8,6 +8,11 @@ import {
   pdfPart,
   signeeSchema,
 } from '../documents/documents.schemas.js';
+import {
+  externalIdSchema,
+  metadataSchema,
+  redirectUrlSchema,
+} from '../documents/integrator-fields.js';
 import { emailLanguages } from '../tenants/tenants.schemas.js';
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
@@ -16,10 +21,8 @@ const signingOrder = z.number().int().min(1).max(1000);
 
 /** At most this many roles on a template (as signees on a document). */
 export const MAX_ROLES = MAX_SIGNEES;
-/** The longest `externalId` (decisions §12). */
-export const MAX_EXTERNAL_ID = 255;
-/** The most `metadata` may weigh as JSON (decisions §12). */
-export const MAX_METADATA_BYTES = 4096;
+// Bulk rows read the limit from here, beside the rest of a template's document input.
+export { MAX_EXTERNAL_ID, MAX_METADATA_BYTES } from '../documents/integrator-fields.js';
 
 /** A template's role: who signs in its place on each document made from it. */
 export const templateRoleSchema = z
@@ -141,12 +144,6 @@ export const putTemplateFieldsBody = z.object({
 /** The answer of `PUT /api/templates/{id}/fields`. */
 export const templateFieldsResponse = z.object({ fields: z.array(templateFieldSchema) });
 
-const metadataSchema = z
-  .record(z.string().max(255), z.string().max(MAX_METADATA_BYTES))
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, {
-    message: `must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
-  });
-
 /** `POST /api/templates/{id}/documents`: who fills each role, and what is prefilled. */
 export const fromTemplateBody = z
   .object({
@@ -165,9 +162,12 @@ export const fromTemplateBody = z
       .record(z.string(), z.union([z.string(), z.boolean()]))
       .optional()
       .describe('values by field label (any case): text, checkbox (true/false) or dropdown option'),
-    externalId: z.string().trim().min(1).max(MAX_EXTERNAL_ID).optional(),
+    externalId: externalIdSchema.optional(),
     metadata: metadataSchema.optional(),
     expiresAt: expiresAtInput.optional(),
+    redirectUrl: redirectUrlSchema
+      .optional()
+      .describe('where the signing page sends each signee after they sign or decline'),
     send: z.boolean().optional().describe('true: send for signing in the same request'),
   })
   .strict();
