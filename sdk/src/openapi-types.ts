@@ -1758,14 +1758,18 @@ export interface components {
             /** Format: uuid */
             tenantId: string;
             data: {
-                /** Format: uuid */
-                documentId: string;
-                /** @description null when the recipient is the sender */
+                /** @description null for an e-mail not to a signee (kind notice) */
+                documentId: string | null;
+                /** @description null for an e-mail not to a signee (kind notice) */
                 signeeId: string | null;
+                /** @description the outbox row's address */
                 email: string;
-                /** @enum {string} */
-                kind: "invitation" | "reminder" | "notice";
-                /** @description the SMTP server's permanent (5xx) answer */
+                /**
+                 * @description the e-mail's kind (the mail audit's); notice: the sender's, a team invitation
+                 * @enum {string}
+                 */
+                kind: "invitation" | "reminder" | "declined" | "cancelled" | "copy" | "notice";
+                /** @description the SMTP server's permanent (5xx) answer, or the last attempt's error */
                 error: string;
                 failedAt: string;
             };
