@@ -18,6 +18,20 @@ const webhooks = createNodeWebhookHandler({
   // In-memory dedupe is lost on restart; a real receiver stores processed ids in its database.
   store: createMemoryEventStore({ maxEntries: 10_000 }),
   onEvent: async (event, { attempt }) => {
+    // Opt-in events (signee.viewed, email.failed, …: tenant setting webhookEvents) carry data
+    // of their own; this example logs them whole.
+    if (event.type !== 'document.status_changed' && event.type !== 'signee.status_changed') {
+      console.log(
+        JSON.stringify({
+          msg: 'webhook event',
+          id: event.id,
+          type: event.type,
+          attempt,
+          data: event.data,
+        }),
+      );
+      return;
+    }
     // Deliveries may arrive out of order (spec, Events rule 2): compare changedAt with what
     // you stored, or fetch GET /api/documents/{id}, instead of trusting arrival order.
     console.log(

@@ -1622,6 +1622,10 @@ export interface components {
          *       "emailLanguage": "en",
          *       "invitationEmails": true,
          *       "signeeEvents": false,
+         *       "webhookEvents": [
+         *         "signee.viewed",
+         *         "email.failed"
+         *       ],
          *       "reminderCooldownMinutes": 60,
          *       "expiryDays": null
          *     }
@@ -1630,7 +1634,10 @@ export interface components {
             /** @enum {string} */
             emailLanguage: "en" | "de" | "fr" | "es" | "nl";
             invitationEmails: boolean;
+            /** @description Send signee.status_changed to webhooks (as naming it in webhookEvents does) */
             signeeEvents: boolean;
+            /** @description Event types this tenant opted into. signee.viewed, signee.reminded, email.failed and bulk_send.completed are recorded and delivered only when named here; document.status_changed is always sent, signee.status_changed when named here or signeeEvents is true. Stored without repeats. */
+            webhookEvents: ("document.status_changed" | "signee.status_changed" | "signee.viewed" | "signee.reminded" | "email.failed" | "bulk_send.completed")[];
             reminderCooldownMinutes: number;
             /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
             expiryDays: number | null;
@@ -1658,6 +1665,150 @@ export interface components {
             invitedBy: string;
             createdAt: string;
             expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "01a21557-6511-7a2c-9d0e-3b1f4c2a5e61",
+         *       "type": "signee.viewed",
+         *       "occurredAt": "2026-11-26T00:53:04.120Z",
+         *       "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+         *       "data": {
+         *         "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
+         *         "signeeId": "01a21557-5b19-7c31-8f40-0a6d2e9b7c15",
+         *         "viewedAt": "2026-11-26T00:53:04.120Z"
+         *       }
+         *     }
+         */
+        SigneeViewedEvent: {
+            /**
+             * Format: uuid
+             * @description Event id; equals X-Service-Webhook-Id of its deliveries
+             */
+            id: string;
+            /** @constant */
+            type: "signee.viewed";
+            occurredAt: string;
+            /** Format: uuid */
+            tenantId: string;
+            data: {
+                /** Format: uuid */
+                documentId: string;
+                /** Format: uuid */
+                signeeId: string;
+                viewedAt: string;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "01a21557-7f02-7b44-a1c9-5d2e8f3b6a70",
+         *       "type": "signee.reminded",
+         *       "occurredAt": "2026-11-26T02:10:11.406Z",
+         *       "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+         *       "data": {
+         *         "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
+         *         "signeeId": "01a21557-5b19-7c31-8f40-0a6d2e9b7c15",
+         *         "remindedAt": "2026-11-26T02:10:11.406Z"
+         *       }
+         *     }
+         */
+        SigneeRemindedEvent: {
+            /**
+             * Format: uuid
+             * @description Event id; equals X-Service-Webhook-Id of its deliveries
+             */
+            id: string;
+            /** @constant */
+            type: "signee.reminded";
+            occurredAt: string;
+            /** Format: uuid */
+            tenantId: string;
+            data: {
+                /** Format: uuid */
+                documentId: string;
+                /** Format: uuid */
+                signeeId: string;
+                remindedAt: string;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "01a21557-64a0-7e15-b2d7-6c1a9e4f8b23",
+         *       "type": "email.failed",
+         *       "occurredAt": "2026-11-26T00:52:58.702Z",
+         *       "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+         *       "data": {
+         *         "documentId": "01a21557-5b18-70ba-b25d-6ee920342351",
+         *         "signeeId": "01a21557-5b19-7c31-8f40-0a6d2e9b7c15",
+         *         "email": "grace@example.com",
+         *         "kind": "invitation",
+         *         "error": "Can't send mail - all recipients were rejected: 550 Mailbox unavailable",
+         *         "failedAt": "2026-11-26T00:52:58.702Z"
+         *       }
+         *     }
+         */
+        EmailFailedEvent: {
+            /**
+             * Format: uuid
+             * @description Event id; equals X-Service-Webhook-Id of its deliveries
+             */
+            id: string;
+            /** @constant */
+            type: "email.failed";
+            occurredAt: string;
+            /** Format: uuid */
+            tenantId: string;
+            data: {
+                /** @description null for an e-mail not to a signee (kind notice) */
+                documentId: string | null;
+                /** @description null for an e-mail not to a signee (kind notice) */
+                signeeId: string | null;
+                /** @description the outbox row's address */
+                email: string;
+                /**
+                 * @description the e-mail's kind (the mail audit's); notice: the sender's, a team invitation
+                 * @enum {string}
+                 */
+                kind: "invitation" | "reminder" | "declined" | "cancelled" | "copy" | "notice";
+                /** @description the SMTP server's permanent (5xx) answer, or the last attempt's error */
+                error: string;
+                failedAt: string;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "01a21557-8c33-7d90-9e12-4b7f1a6c3d58",
+         *       "type": "bulk_send.completed",
+         *       "occurredAt": "2026-11-26T00:54:12.880Z",
+         *       "tenantId": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+         *       "data": {
+         *         "id": "01a21557-8a10-7f25-8b3e-2c9d4e5f6a71",
+         *         "templateId": "01a21557-89f4-7c61-a0d2-7e3b5c1f9a84",
+         *         "total": 120,
+         *         "created": 118,
+         *         "failed": 2
+         *       }
+         *     }
+         */
+        BulkSendCompletedEvent: {
+            /**
+             * Format: uuid
+             * @description Event id; equals X-Service-Webhook-Id of its deliveries
+             */
+            id: string;
+            /** @constant */
+            type: "bulk_send.completed";
+            occurredAt: string;
+            /** Format: uuid */
+            tenantId: string;
+            data: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                templateId: string;
+                total: number;
+                created: number;
+                failed: number;
+            };
         };
         /**
          * @example {
@@ -1727,7 +1878,7 @@ export interface components {
                     [key: string]: string;
                 } | null;
             };
-        };
+        } | components["schemas"]["SigneeViewedEvent"] | components["schemas"]["SigneeRemindedEvent"] | components["schemas"]["EmailFailedEvent"] | components["schemas"]["BulkSendCompletedEvent"];
         /**
          * @example {
          *       "id": "01a21557-5af0-720d-b50b-2e288dd0b00b",
@@ -3286,6 +3437,10 @@ export interface operations {
                      *         "emailLanguage": "en",
                      *         "invitationEmails": true,
                      *         "signeeEvents": false,
+                     *         "webhookEvents": [
+                     *           "signee.viewed",
+                     *           "email.failed"
+                     *         ],
                      *         "reminderCooldownMinutes": 60,
                      *         "expiryDays": null
                      *       }
@@ -3332,6 +3487,9 @@ export interface operations {
                  *       "emailLanguage": "en",
                  *       "invitationEmails": true,
                  *       "signeeEvents": true,
+                 *       "webhookEvents": [
+                 *         "document.status_changed"
+                 *       ],
                  *       "reminderCooldownMinutes": 15,
                  *       "expiryDays": 1
                  *     }
@@ -3340,7 +3498,10 @@ export interface operations {
                     /** @enum {string} */
                     emailLanguage?: "en" | "de" | "fr" | "es" | "nl";
                     invitationEmails?: boolean;
+                    /** @description Send signee.status_changed to webhooks (as naming it in webhookEvents does) */
                     signeeEvents?: boolean;
+                    /** @description Event types this tenant opted into. signee.viewed, signee.reminded, email.failed and bulk_send.completed are recorded and delivered only when named here; document.status_changed is always sent, signee.status_changed when named here or signeeEvents is true. Stored without repeats. */
+                    webhookEvents?: ("document.status_changed" | "signee.status_changed" | "signee.viewed" | "signee.reminded" | "email.failed" | "bulk_send.completed")[];
                     reminderCooldownMinutes?: number;
                     /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
                     expiryDays?: number | null;
@@ -3360,6 +3521,10 @@ export interface operations {
                      *         "emailLanguage": "en",
                      *         "invitationEmails": true,
                      *         "signeeEvents": false,
+                     *         "webhookEvents": [
+                     *           "signee.viewed",
+                     *           "email.failed"
+                     *         ],
                      *         "reminderCooldownMinutes": 60,
                      *         "expiryDays": null
                      *       }

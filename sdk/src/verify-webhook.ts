@@ -15,12 +15,16 @@ export {
   type WebhookSignatureFailure,
 } from './webhook-signature.js';
 
-export type WebhookEventType = 'document.status_changed' | 'signee.status_changed';
+export type WebhookEventType = WebhookEvent['type'];
 
 /** Event types this SDK version understands; others are verified but reported as unsupported. */
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   'document.status_changed',
   'signee.status_changed',
+  'signee.viewed',
+  'signee.reminded',
+  'email.failed',
+  'bulk_send.completed',
 ];
 
 // Status strings stay `string`: the service may add statuses (e.g. `declined`,
@@ -59,8 +63,83 @@ export type SigneeStatusChangedEvent = {
   };
 };
 
+type OptIn<Type extends string, Data> = {
+  id: string;
+  type: Type;
+  occurredAt: string;
+  tenantId: string;
+  data: Data;
+};
+
+/** A signee's first opening of the signing page (opt-in: tenant setting `webhookEvents`). */
+export type SigneeViewedEvent = OptIn<
+  'signee.viewed',
+  { documentId: string; signeeId: string; viewedAt: string }
+>;
+/** A reminder sent to a signee (opt-in). */
+export type SigneeRemindedEvent = OptIn<
+  'signee.reminded',
+  { documentId: string; signeeId: string; remindedAt: string }
+>;
+/** An e-mail the outbox gave up on: a permanent 5xx, or its last attempt failed (opt-in). */
+export type EmailFailedEvent = OptIn<
+  'email.failed',
+  {
+    /** null for an e-mail not to a signee (kind `notice`). */
+    documentId: string | null;
+    /** null for an e-mail not to a signee (kind `notice`). */
+    signeeId: string | null;
+    email: string;
+    /** `notice`: the sender's notices and team invitations. */
+    kind: 'invitation' | 'reminder' | 'declined' | 'cancelled' | 'copy' | 'notice';
+    error: string;
+    failedAt: string;
+  }
+>;
+/** A bulk send that created every row it could (opt-in). */
+export type BulkSendCompletedEvent = OptIn<
+  'bulk_send.completed',
+  { id: string; templateId: string; total: number; created: number; failed: number }
+>;
+
 /** The webhook event envelope of the specification, discriminated by `type`. */
-export type WebhookEvent = DocumentStatusChangedEvent | SigneeStatusChangedEvent;
+export type WebhookEvent =
+  | DocumentStatusChangedEvent
+  | SigneeStatusChangedEvent
+  | SigneeViewedEvent
+  | SigneeRemindedEvent
+  | EmailFailedEvent
+  | BulkSendCompletedEvent;
+
+// The data fields each opt-in event must carry, and their kinds ('string?' may be null).
+const OPT_IN_FIELDS: Record<string, Record<string, 'string' | 'string?' | 'number'>> = {
+  'signee.viewed': { documentId: 'string', signeeId: 'string', viewedAt: 'string' },
+  'signee.reminded': { documentId: 'string', signeeId: 'string', remindedAt: 'string' },
+  'email.failed': {
+    documentId: 'string?',
+    signeeId: 'string?',
+    email: 'string',
+    kind: 'string',
+    error: 'string',
+    failedAt: 'string',
+  },
+  'bulk_send.completed': {
+    id: 'string',
+    templateId: 'string',
+    total: 'number',
+    created: 'number',
+    failed: 'number',
+  },
+};
+
+function hasFields(data: Record<string, unknown>, fields: Record<string, string>): boolean {
+  return Object.entries(fields).every(([name, kind]) => {
+    const value = data[name];
+    if (kind === 'number') return typeof value === 'number';
+    if (kind === 'string?' && value === null) return true;
+    return typeof value === 'string';
+  });
+}
 
 /** Authentic request whose body is not a usable event. */
 export type WebhookPayloadFailure = 'invalid_json' | 'invalid_payload' | 'unsupported_event_type';
@@ -140,6 +219,13 @@ function parseEnvelope(payload: unknown): VerifyWebhookResult {
   }
   if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
     return fail('unsupported_event_type');
+  }
+  const optIn = OPT_IN_FIELDS[type];
+  if (optIn) {
+    if (!hasFields(data, optIn)) return fail('invalid_payload');
+    // Checked field by field just above against the type's own list.
+    const event = { id, type, occurredAt, tenantId, data } as unknown as WebhookEvent;
+    return { ok: true, event };
   }
   const { documentId, signeeId, oldStatus, newStatus, changedAt } = data;
   if (

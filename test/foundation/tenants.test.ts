@@ -216,7 +216,9 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         emailLanguage: 'en',
         invitationEmails: true,
         signeeEvents: false,
+        webhookEvents: [],
         reminderCooldownMinutes: 60,
+        expiryDays: null,
       },
     });
 
@@ -248,7 +250,9 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       emailLanguage: 'de',
       invitationEmails: false,
       signeeEvents: true,
+      webhookEvents: [],
       reminderCooldownMinutes: 60,
+      expiryDays: null,
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });
     expect(reread.json()).toEqual(ok.json());

@@ -24,6 +24,7 @@ import * as m0021templates from './migrations/0021-templates.js';
 import * as m0022externalIdRedirect from './migrations/0022-external-id-redirect.js';
 import * as m0024expiry from './migrations/0024-expiry.js';
 import * as m0025emailAudit from './migrations/0025-email-audit.js';
+import * as m0026webhookEvents from './migrations/0026-webhook-events.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022-external-id-redirect': m0022externalIdRedirect,
   '0024-expiry': m0024expiry,
   '0025-email-audit': m0025emailAudit,
+  '0026-webhook-events': m0026webhookEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,8 @@
 // Timestamps are ISO 8601 UTC strings with milliseconds on both engines: they sort as text,
 // compare portably and leave the database exactly as the API shows them. Booleans are 0/1.
 
+import type { ColumnType } from 'kysely';
+
 export type UsersTable = {
   id: string;
   email: string;
@@ -68,6 +70,11 @@ export type TenantsTable = {
   email_language: string;
   invitation_emails: number;
   signee_events: number;
+  /**
+   * JSON array of the event types the tenant opted into (decisions §12); `[]` by default, which
+   * an insert may leave to the database.
+   */
+  webhook_events: ColumnType<string, string | undefined, string>;
   reminder_cooldown_minutes: number;
   /** Days from sending after which a document expires, unless it sets its own; null: never. */
   expiry_days: number | null;
@@ -381,10 +388,21 @@ export type SigneesTable = {
   updated_at: string;
 };
 
+/**
+ * A recorded event. The seed's status changes fill every column; an opt-in event (§12) that
+ * changes no status stores '' in `old_status` and `new_status`, and one about no document
+ * (`bulk_send.completed`) '' in `document_id`: the columns predate them and are NOT NULL.
+ */
 export type EventsTable = {
   id: string;
   tenant_id: string;
-  type: 'document.status_changed' | 'signee.status_changed';
+  type:
+    | 'document.status_changed'
+    | 'signee.status_changed'
+    | 'signee.viewed'
+    | 'signee.reminded'
+    | 'email.failed'
+    | 'bulk_send.completed';
   document_id: string;
   signee_id: string | null;
   old_status: string;

@@ -8,6 +8,7 @@ import { AppError, validationError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import { sendDraft } from '../documents/sending.service.js';
+import { recordOptInEvent } from '../events/opt-in-events.js';
 import { decodeFields, type FieldRow } from '../fields/fields.repo.js';
 import {
   createFromTemplateInTrx,
@@ -261,6 +262,19 @@ async function complete(trx: DbOrTrx, run: Run, now: string): Promise<boolean> {
     if (!(await repo.deleteOwnJob(trx, run.job))) throw new TakenOver();
     return true;
   }
+  // Once: only the run whose update completed it gets here. A finishing job wakes the runner.
+  await recordOptInEvent(trx, {
+    tenantId: bulk.tenant_id,
+    type: 'bulk_send.completed',
+    data: {
+      id: bulk.id,
+      templateId: bulk.template_id,
+      total: bulk.total,
+      created: counts.created,
+      failed: counts.failed,
+    },
+    at: now,
+  });
   const refund = bulk.credits_reserved - counts.created * run.roles;
   if (refund > 0) {
     await changeCredits(trx, {

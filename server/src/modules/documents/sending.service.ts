@@ -14,6 +14,7 @@ import { renderInvitation, type EmailLanguage } from '../mail/templates/invitati
 import { changeCredits, findTenant, type TenantRow } from '../tenants/tenants.repo.js';
 import { deadlineAtSend, scheduleExpiry } from './expiry.js';
 import { requireMembership } from '../tenants/tenants.service.js';
+import { recordSigneeReminded } from '../events/opt-in-events.js';
 import { MIN_REMINDER_COOLDOWN_MINUTES } from '../tenants/tenants.schemas.js';
 import { countAuditEntriesBySignee, recordAudit, type RequestOrigin } from './audit.repo.js';
 import * as repo from './documents.repo.js';
@@ -388,6 +389,12 @@ export async function remindSignees(
         actor: `user:${input.userId}`,
         signeeId: signee.id,
         origin: input.origin,
+        at: now,
+      });
+      await recordSigneeReminded(trx, {
+        tenantId: document.tenant_id,
+        documentId: document.id,
+        signeeId: signee.id,
         at: now,
       });
     }

@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { scheduleWebhookDeliveries } from '../webhooks/deliveries.service.js';
+import type { OptInEventData, OptInEventType } from './event-types.js';
 import { insertEvent, type EventRow } from './events.repo.js';
 import { decodeMetadata } from '../documents/integrator-fields.js';
 
@@ -24,7 +25,8 @@ type Envelope<Type, Data> = {
 /** The webhook event envelope, exactly as the specification defines it. */
 export type EventEnvelope =
   | Envelope<'document.status_changed', Change>
-  | Envelope<'signee.status_changed', Change & { signeeId: string }>;
+  | Envelope<'signee.status_changed', Change & { signeeId: string }>
+  | { [T in OptInEventType]: Envelope<T, OptInEventData[T]> }[OptInEventType];
 
 /**
  * Records a document or signee status change. Call it inside the transaction that makes the

@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors.js';
 import * as repo from './mail.repo.js';
 import { auditEmailOutcome, type EmailAudit } from './mail-audit.js';
 import { sweepRecipientLimits } from './recipient-limits.js';
+import { recordEmailFailed } from '../events/opt-in-events.js';
 
 /**
  * E-mails queued and refused for a tenant's quota by this process (the /metrics counters);
@@ -235,14 +236,18 @@ function delivered(db: Db, email: repo.EmailRow, set: Partial<repo.EmailRow>) {
 }
 
 /**
- * Records an e-mail as refused for good, with its `e-mail failed` audit entry, and deletes its
- * job (pending, or the one running this attempt), all in one commit: nothing retries it.
+ * Records an e-mail as refused for good, with its `e-mail failed` audit entry and, for a tenant
+ * that opted in, its `email.failed` event, and deletes its job (pending, or the one running
+ * this attempt), all in one commit: nothing retries it, and only the settling call records.
  */
 function refused(db: Db, email: repo.EmailRow, error: string) {
   return db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('jobs').where('id', '=', email.id).execute();
     const row = await repo.settleEmail(trx, email.id, { status: 'refused', error });
-    if (row) await auditEmailOutcome(trx, row, { error, at: nowIso() });
+    if (!row) return;
+    const at = nowIso();
+    await auditEmailOutcome(trx, row, { error, at });
+    await recordEmailFailed(trx, row, { error, at });
   });
 }
 

@@ -16,6 +16,7 @@ import {
 } from './signing.schemas.js';
 import { checkSignaturePixels, checkSignaturePng } from './signature-image.js';
 import * as signing from './signing.service.js';
+import { recordPageView } from './first-view.js';
 import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
@@ -100,8 +101,14 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   const onWrite = limited(limits.writeLink, limits.writeIp);
 
   // The page itself; everything it shows comes from the JSON routes below.
-  app.get('/sign/:token', { schema: { hide: true } }, async (_request, reply) =>
-    sendWebPage(reply, 'sign'),
+  // Opening the page counts as viewing the link (signee.viewed), before its JSON is fetched.
+  app.get<{ Params: { token: string } }>(
+    '/sign/:token',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      await recordPageView(d, request.params.token, originOf(request));
+      return sendWebPage(reply, 'sign');
+    },
   );
 
   app.get(

@@ -5,12 +5,13 @@ import { AppError, validationError } from '../../lib/errors.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
-import { hasAuditEntry, recordAudit, type RequestOrigin } from '../documents/audit.repo.js';
+import type { RequestOrigin } from '../documents/audit.repo.js';
 import * as repo from '../documents/documents.repo.js';
 import { isOpenForSigning, moveDocument, moveSignee } from '../documents/lifecycle.js';
 import { inviteSignees } from '../documents/sending.service.js';
 import { queueDeclineNotices } from '../documents/after-signing.js';
 import { blockedReason, currentWave } from '../documents/signing-turns.js';
+import { recordFirstView } from './first-view.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import {
@@ -101,24 +102,17 @@ function assertTurn(
 export async function viewSigning(deps: SigningDeps, token: string, origin: RequestOrigin) {
   const { signee, document } = await resolveLink(deps.db.kysely, token);
   const signees = await repo.listSignees(deps.db.kysely, document.id);
-  const opened = await hasAuditEntry(deps.db.kysely, {
-    documentId: document.id,
-    signeeId: signee.id,
-    action: 'opened',
-  });
-  if (!opened) {
-    const at = nowIso();
-    await recordAudit(deps.db.kysely, {
+  if (signee.opened_at === null) {
+    const at = await recordFirstView(deps.db, {
       documentId: document.id,
       tenantId: document.tenant_id,
-      action: 'opened',
-      actor: `signee:${signee.id}`,
       signeeId: signee.id,
       origin,
-      at,
     });
-    await repo.updateSignee(deps.db.kysely, signee.id, { opened_at: at });
-    signee.opened_at = at;
+    if (at) {
+      signee.opened_at = at;
+      deps.wakeJobs();
+    }
   }
   const sender = await findUserById(deps.db.kysely, document.user_id);
   const reason = blockedReason(document, signees, signee);

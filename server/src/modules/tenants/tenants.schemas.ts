@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_EVENT_NAMES } from '../events/event-types.js';
 
 /** Reminders re-send e-mail with the tenant's text: at most one per quarter hour a document. */
 export const MIN_REMINDER_COOLDOWN_MINUTES = 15;
@@ -40,7 +41,15 @@ export const settingsSchema = z
   .object({
     emailLanguage: z.enum(emailLanguages),
     invitationEmails: z.boolean(),
-    signeeEvents: z.boolean(),
+    signeeEvents: z
+      .boolean()
+      .describe('Send signee.status_changed to webhooks (as naming it in webhookEvents does)'),
+    webhookEvents: z
+      .array(z.enum(WEBHOOK_EVENT_NAMES))
+      .max(50)
+      .describe(
+        'Event types this tenant opted into. signee.viewed, signee.reminded, email.failed and bulk_send.completed are recorded and delivered only when named here; document.status_changed is always sent, signee.status_changed when named here or signeeEvents is true. Stored without repeats.',
+      ),
     reminderCooldownMinutes: z.number().int().min(MIN_REMINDER_COOLDOWN_MINUTES).max(10080),
     expiryDays: z
       .number()

@@ -3,6 +3,11 @@ import { AppError } from '../../lib/errors.js';
 import { assertCan, type Action, type Role } from '../../lib/policy.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
+import {
+  normalizeWebhookEvents,
+  parseWebhookEvents,
+  type WebhookEventName,
+} from '../events/event-types.js';
 import * as repo from './tenants.repo.js';
 
 /** What tenant services need. */
@@ -51,6 +56,7 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     email_language: 'en',
     invitation_emails: 1,
     signee_events: 0,
+    webhook_events: '[]',
     reminder_cooldown_minutes: 60,
     expiry_days: null,
     credit_balance: 0,
@@ -168,6 +174,7 @@ export type TenantSettings = {
   emailLanguage: 'en' | 'de' | 'fr' | 'es' | 'nl';
   invitationEmails: boolean;
   signeeEvents: boolean;
+  webhookEvents: WebhookEventName[];
   reminderCooldownMinutes: number;
   expiryDays: number | null;
 };
@@ -178,6 +185,7 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     emailLanguage: t.email_language as TenantSettings['emailLanguage'],
     invitationEmails: t.invitation_emails === 1,
     signeeEvents: t.signee_events === 1,
+    webhookEvents: parseWebhookEvents(t.webhook_events),
     reminderCooldownMinutes: t.reminder_cooldown_minutes,
     expiryDays: t.expiry_days,
   };
@@ -203,6 +211,9 @@ export async function updateSettings(
       ...(p.emailLanguage !== undefined && { email_language: p.emailLanguage }),
       ...(p.invitationEmails !== undefined && { invitation_emails: p.invitationEmails ? 1 : 0 }),
       ...(p.signeeEvents !== undefined && { signee_events: p.signeeEvents ? 1 : 0 }),
+      ...(p.webhookEvents !== undefined && {
+        webhook_events: normalizeWebhookEvents(p.webhookEvents),
+      }),
       ...(p.reminderCooldownMinutes !== undefined && {
         reminder_cooldown_minutes: p.reminderCooldownMinutes,
       }),

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { WebhooksTable } from '../../db/schema.js';
+import type { EventsTable, WebhooksTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../db/handle.js';
 
 /** A webhook configuration row. */
@@ -46,12 +46,13 @@ export async function deleteWebhook(db: DbOrTrx, webhookId: string) {
 }
 
 /**
- * The webhooks an event goes to: the tenant's active ones, and for signee events only when the
- * tenant opted in to them.
+ * The webhooks an event goes to: the tenant's active ones; for `signee.status_changed` only
+ * when the tenant opted in (`signeeEvents`, or the type named in `webhookEvents`). Opt-in
+ * events (opt-in-events.ts) are recorded only for tenants that asked for them.
  */
 export function findWebhooksForEvent(
   db: DbOrTrx,
-  event: { tenantId: string; type: 'document.status_changed' | 'signee.status_changed' },
+  event: { tenantId: string; type: EventsTable['type'] },
 ) {
   let query = db
     .selectFrom('webhooks')
@@ -59,6 +60,14 @@ export function findWebhooksForEvent(
     .select('webhooks.id')
     .where('webhooks.tenant_id', '=', event.tenantId)
     .where('webhooks.active', '=', 1);
-  if (event.type === 'signee.status_changed') query = query.where('tenants.signee_events', '=', 1);
+  if (event.type === 'signee.status_changed') {
+    // webhook_events is stored normalised (normalizeWebhookEvents): the quoted name is exact.
+    query = query.where((eb) =>
+      eb.or([
+        eb('tenants.signee_events', '=', 1),
+        eb('tenants.webhook_events', 'like', '%"signee.status_changed"%'),
+      ]),
+    );
+  }
   return query.execute();
 }
