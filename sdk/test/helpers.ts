@@ -18,6 +18,8 @@ export function buildEvent(overrides: Partial<WebhookEvent> = {}): WebhookEvent 
       oldStatus: 'draft',
       newStatus: 'in_process',
       changedAt: '2025-01-01T00:00:00.000Z',
+      externalId: null,
+      metadata: null,
     },
     ...overrides,
   } as WebhookEvent;

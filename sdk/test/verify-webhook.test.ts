@@ -162,6 +162,13 @@ describe('verifyWebhook', () => {
     });
   });
 
+  it('reads an event recorded before externalId and metadata existed as having neither', () => {
+    const { externalId: _e, metadata: _m, ...older } = event.data as Record<string, unknown>;
+    const rawBody = JSON.stringify({ ...event, data: older });
+    const result = verify({ rawBody, signatureHeader: signWebhookPayload(SECRET, rawBody, T) });
+    expect(result).toEqual({ ok: true, event });
+  });
+
   it('returns a signee event with its signeeId', () => {
     const signee = {
       ...event,
