@@ -64,12 +64,21 @@ export type SignetDocument = {
   downloadUrl: string;
 };
 
+/**
+ * What a signee is asked to do: `signer` signs; `approver` approves or rejects in the signing
+ * order (no signature, no field); `cc` gets no link and no turn, only the signed copy and the
+ * decline/cancel notices (their status stays `pending`).
+ */
+export type SigneeRole = 'signer' | 'approver' | 'cc';
+
 export type Signee = {
   id: string;
   documentId: string;
   email: string;
   name: string;
+  /** `signed` for an approver who approved; a cc recipient's stays `pending`. */
   status: 'pending' | 'signed' | 'declined';
+  role: SigneeRole;
   userId: string;
   signingOrder: number | null;
   signingGroupId: string | null;
@@ -92,6 +101,8 @@ export type SigneeInput = {
   name: string;
   signingOrder?: number;
   signingGroupId?: string;
+  /** Default `signer`; a document needs at least one signer or approver. */
+  role?: SigneeRole;
 };
 
 /**
@@ -124,6 +135,7 @@ export type SigneeEdit = {
   name?: string;
   signingOrder?: number | null;
   signingGroupId?: string | null;
+  role?: SigneeRole;
 };
 
 /** The answer of the signee routes: the signee and the document as it now stands. */

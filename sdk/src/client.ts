@@ -32,6 +32,7 @@ import type {
   SigneeChange,
   SigneeEdit,
   SigneeInput,
+  SigneeRole,
   Tenant,
   Webhook,
   WebhookDelivery,
@@ -360,7 +361,10 @@ export function createSignetClient(options: SignetClientOptions) {
       /** Makes a template of a draft: its signees become roles (named by `roles` if given). */
       saveAsTemplate: (
         documentId: string,
-        input: { name: string; roles?: Array<string | { name: string; signingOrder?: number }> },
+        input: {
+          name: string;
+          roles?: Array<string | { name: string; signingOrder?: number; role?: SigneeRole }>;
+        },
       ) => typed<TemplateWithFields>(call('saveAsTemplate', { documentId }, {}, { json: input })),
     },
     templates: {

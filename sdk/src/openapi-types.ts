@@ -599,7 +599,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a PDF with its signees as a draft
-         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md), textTags (true: turn {{TYPE:N}} tags in the PDF text into fields), externalId (your own id, at most 255 characters; GET /api/documents?externalId= finds it), metadata (JSON object of string values, at most 4 KiB) and redirectUrl (https, at most 2,048 characters: where the signing page sends each signee after they sign or decline). Creates a draft; sends no invitation.
+         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?, role?}: role signer (default), approver or cc); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md), textTags (true: turn {{TYPE:N}} tags in the PDF text into fields), externalId (your own id, at most 255 characters; GET /api/documents?externalId= finds it), metadata (JSON object of string values, at most 4 KiB) and redirectUrl (https, at most 2,048 characters: where the signing page sends each signee after they sign or decline). Creates a draft; sends no invitation.
          */
         post: operations["quickCreateDocument"];
         delete?: never;
@@ -793,7 +793,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a PDF as a template, with its roles and fields
-         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, template (JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?}); optional fields (JSON array as quick-create, with role, the 0-based position in roles, instead of signee) and textTags (true: {{TYPE:N}} tags, N the 1-based role).
+         * @description Multipart parts: file (one PDF, below 50 MiB), tenantId, template (JSON {name, roles: [{name, signingOrder?, role?}], signingMessage?, emailLanguage?, signingOrderEnabled?}; role: signer (default), approver or cc, the recipient role of whoever fills it; fields only for signer roles); optional fields (JSON array as quick-create, with role, the 0-based position in roles, instead of signee) and textTags (true: {{TYPE:N}} tags, N the 1-based role).
          */
         post: operations["createTemplate"];
         delete?: never;
@@ -1221,6 +1221,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/signing/{token}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve: an approver's yes, with no signature
+         * @description For a signee whose role is approver: their turn in the signing order, as a signature would be (status signed, signedAt, signee.status_changed, audit action approved). No body, or {}. A signer gets 409 invalid_status; an approver rejects with POST /api/signing/{token}/decline {reason}.
+         */
+        post: operations["approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signing/{token}/decline": {
         parameters: {
             query?: never;
@@ -1230,7 +1250,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline to sign, with a reason */
+        /** Decline to sign (or, for an approver, reject), with a reason */
         post: operations["decline"];
         delete?: never;
         options?: never;
@@ -1425,6 +1445,7 @@ export interface components {
          *       "email": "ada@example.com",
          *       "name": "Ada Lovelace",
          *       "status": "pending",
+         *       "role": "signer",
          *       "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
          *       "signingOrder": null,
          *       "signingGroupId": null,
@@ -1445,8 +1466,16 @@ export interface components {
             documentId: string;
             email: string;
             name: string;
-            /** @enum {string} */
+            /**
+             * @description signed: signed, or approved by an approver; a cc recipient's stays pending (they act on nothing)
+             * @enum {string}
+             */
             status: "pending" | "signed" | "declined";
+            /**
+             * @description signer (default): signs; approver: approves or rejects in the signing order, needs no field; cc: no link and no turn, gets the signed copy and the decline/cancel notices
+             * @enum {string}
+             */
+            role: "signer" | "approver" | "cc";
             /** Format: uuid */
             userId: string;
             signingOrder: number | null;
@@ -1978,7 +2007,8 @@ export interface components {
          * @example {
          *       "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
          *       "name": "Counterparty",
-         *       "signingOrder": null
+         *       "signingOrder": null,
+         *       "role": "signer"
          *     }
          */
         TemplateRole: {
@@ -1986,6 +2016,11 @@ export interface components {
             id: string;
             name: string;
             signingOrder: number | null;
+            /**
+             * @description the recipient role of whoever fills it: signer, approver (approves, no fields) or cc (copied, no link)
+             * @enum {string}
+             */
+            role: "signer" | "approver" | "cc";
         };
         /**
          * @example {
@@ -1996,7 +2031,8 @@ export interface components {
          *         {
          *           "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
          *           "name": "Counterparty",
-         *           "signingOrder": null
+         *           "signingOrder": null,
+         *           "role": "signer"
          *         }
          *       ],
          *       "signingMessage": "Please sign our NDA before the call.",
@@ -4558,6 +4594,11 @@ export interface operations {
                         name: string;
                         signingOrder?: number;
                         signingGroupId?: string;
+                        /**
+                         * @description signer (default): signs; approver: approves or rejects in the signing order, needs no field; cc: no link and no turn, gets the signed copy and the decline/cancel notices
+                         * @enum {string}
+                         */
+                        role?: "signer" | "approver" | "cc";
                     }[];
                     /** @description defaults to the file name */
                     name?: string;
@@ -4662,6 +4703,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -4819,6 +4861,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -5037,6 +5080,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -5294,6 +5338,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -5449,6 +5494,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -5615,6 +5661,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -5742,6 +5789,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -6183,7 +6231,8 @@ export interface operations {
                      *             {
                      *               "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
                      *               "name": "Counterparty",
-                     *               "signingOrder": null
+                     *               "signingOrder": null,
+                     *               "role": "signer"
                      *             }
                      *           ],
                      *           "signingMessage": "Please sign our NDA before the call.",
@@ -6250,7 +6299,7 @@ export interface operations {
                 "multipart/form-data": {
                     /** Format: uuid */
                     tenantId: string;
-                    /** @description JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?} */
+                    /** @description JSON {name, roles: [{name, signingOrder?, role?}], signingMessage?, emailLanguage?, signingOrderEnabled?}; role: signer (default), approver or cc */
                     template: string;
                     /** @description JSON array of {role (0-based), type, page, x, y, width, height, required?, label?, options?, value?} */
                     fields?: string;
@@ -6284,7 +6333,8 @@ export interface operations {
                      *           {
                      *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
                      *             "name": "Counterparty",
-                     *             "signingOrder": null
+                     *             "signingOrder": null,
+                     *             "role": "signer"
                      *           }
                      *         ],
                      *         "signingMessage": "Please sign our NDA before the call.",
@@ -6401,10 +6451,15 @@ export interface operations {
                  */
                 "application/json": {
                     name: string;
-                    /** @description one per signee, in the signees' order: a name, or {name, signingOrder?} */
+                    /** @description one per signee, in the signees' order: a name, or {name, signingOrder?, role?}; each role keeps its signee's role unless given */
                     roles?: (string | {
                         name: string;
                         signingOrder?: number;
+                        /**
+                         * @description signer (default): signs; approver: approves or rejects in the signing order, needs no field; cc: no link and no turn, gets the signed copy and the decline/cancel notices
+                         * @enum {string}
+                         */
+                        role?: "signer" | "approver" | "cc";
                     })[];
                 };
             };
@@ -6426,7 +6481,8 @@ export interface operations {
                      *           {
                      *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
                      *             "name": "Counterparty",
-                     *             "signingOrder": null
+                     *             "signingOrder": null,
+                     *             "role": "signer"
                      *           }
                      *         ],
                      *         "signingMessage": "Please sign our NDA before the call.",
@@ -6540,7 +6596,8 @@ export interface operations {
                      *           {
                      *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
                      *             "name": "Counterparty",
-                     *             "signingOrder": null
+                     *             "signingOrder": null,
+                     *             "role": "signer"
                      *           }
                      *         ],
                      *         "signingMessage": "Please sign our NDA before the call.",
@@ -6659,7 +6716,8 @@ export interface operations {
                  *         {
                  *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
                  *           "name": "text",
-                 *           "signingOrder": 1
+                 *           "signingOrder": 1,
+                 *           "role": "signer"
                  *         }
                  *       ],
                  *       "directLink": {
@@ -6679,6 +6737,11 @@ export interface operations {
                         id?: string;
                         name: string;
                         signingOrder?: number;
+                        /**
+                         * @description signer (default): signs; approver: approves or rejects in the signing order, needs no field; cc: no link and no turn, gets the signed copy and the decline/cancel notices
+                         * @enum {string}
+                         */
+                        role?: "signer" | "approver" | "cc";
                     }[];
                     directLink?: {
                         enabled: boolean;
@@ -6703,7 +6766,8 @@ export interface operations {
                      *           {
                      *             "id": "01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10",
                      *             "name": "Counterparty",
-                     *             "signingOrder": null
+                     *             "signingOrder": null,
+                     *             "role": "signer"
                      *           }
                      *         ],
                      *         "signingMessage": "Please sign our NDA before the call.",
@@ -6928,7 +6992,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    /** @description one per role: the role's name or 0-based index */
+                    /** @description one per role: role is the template role's name or 0-based index; each signee takes that role's recipient role (signer, approver or cc) */
                     signees: {
                         role: string | number;
                         email: string;
@@ -7008,6 +7072,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -8436,7 +8501,8 @@ export interface operations {
                  *       "email": "ada@example.com",
                  *       "name": "text",
                  *       "signingOrder": 1,
-                 *       "signingGroupId": "text"
+                 *       "signingGroupId": "text",
+                 *       "role": "signer"
                  *     }
                  */
                 "application/json": {
@@ -8445,6 +8511,11 @@ export interface operations {
                     name: string;
                     signingOrder?: number;
                     signingGroupId?: string;
+                    /**
+                     * @description signer (default): signs; approver: approves or rejects in the signing order, needs no field; cc: no link and no turn, gets the signed copy and the decline/cancel notices
+                     * @enum {string}
+                     */
+                    role?: "signer" | "approver" | "cc";
                 };
             };
         };
@@ -8497,6 +8568,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -8533,6 +8605,7 @@ export interface operations {
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
                      *         "status": "pending",
+                     *         "role": "signer",
                      *         "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *         "signingOrder": null,
                      *         "signingGroupId": null,
@@ -8685,7 +8758,8 @@ export interface operations {
                  *       "email": "ada@example.com",
                  *       "name": "text",
                  *       "signingOrder": 1,
-                 *       "signingGroupId": "text"
+                 *       "signingGroupId": "text",
+                 *       "role": "signer"
                  *     }
                  */
                 "application/json": {
@@ -8694,6 +8768,11 @@ export interface operations {
                     name?: string;
                     signingOrder?: number | null;
                     signingGroupId?: string | null;
+                    /**
+                     * @description signer (default): signs; approver: approves or rejects in the signing order, needs no field; cc: no link and no turn, gets the signed copy and the decline/cancel notices
+                     * @enum {string}
+                     */
+                    role?: "signer" | "approver" | "cc";
                 };
             };
         };
@@ -8746,6 +8825,7 @@ export interface operations {
                      *           "email": "ada@example.com",
                      *           "name": "Ada Lovelace",
                      *           "status": "pending",
+                     *           "role": "signer",
                      *           "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *           "signingOrder": null,
                      *           "signingGroupId": null,
@@ -8782,6 +8862,7 @@ export interface operations {
                      *         "email": "ada@example.com",
                      *         "name": "Ada Lovelace",
                      *         "status": "pending",
+                     *         "role": "signer",
                      *         "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
                      *         "signingOrder": null,
                      *         "signingGroupId": null,
@@ -8874,7 +8955,8 @@ export interface operations {
                      *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
                      *         "name": "text",
                      *         "email": "text",
-                     *         "status": "pending"
+                     *         "status": "pending",
+                     *         "role": "signer"
                      *       },
                      *       "document": {
                      *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
@@ -8941,6 +9023,11 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             status: "pending" | "signed" | "declined";
+                            /**
+                             * @description signer: signs (POST …/sign); approver: approves (POST …/approve) or rejects (POST …/decline), with no signature and no field
+                             * @enum {string}
+                             */
+                            role: "signer" | "approver" | "cc";
                         };
                         document: {
                             /** Format: uuid */
@@ -8949,7 +9036,7 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
-                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            /** @description After signing (or approving) or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended (an approval is event=signed) */
                             redirectUrl: string | null;
                             senderName: string;
                         };
@@ -9115,7 +9202,8 @@ export interface operations {
                      *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
                      *         "name": "text",
                      *         "email": "text",
-                     *         "status": "pending"
+                     *         "status": "pending",
+                     *         "role": "signer"
                      *       },
                      *       "document": {
                      *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
@@ -9135,6 +9223,11 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             status: "pending" | "signed" | "declined";
+                            /**
+                             * @description signer: signs (POST …/sign); approver: approves (POST …/approve) or rejects (POST …/decline), with no signature and no field
+                             * @enum {string}
+                             */
+                            role: "signer" | "approver" | "cc";
                         };
                         document: {
                             /** Format: uuid */
@@ -9143,7 +9236,113 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
-                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            /** @description After signing (or approving) or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended (an approval is event=signed) */
+                            redirectUrl: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signee": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "name": "text",
+                     *         "email": "text",
+                     *         "status": "pending",
+                     *         "role": "signer"
+                     *       },
+                     *       "document": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "name": "text",
+                     *         "status": "text",
+                     *         "signingMessage": "text",
+                     *         "language": "text",
+                     *         "redirectUrl": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        signee: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "pending" | "signed" | "declined";
+                            /**
+                             * @description signer: signs (POST …/sign); approver: approves (POST …/approve) or rejects (POST …/decline), with no signature and no field
+                             * @enum {string}
+                             */
+                            role: "signer" | "approver" | "cc";
+                        };
+                        document: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            status: string;
+                            signingMessage: string | null;
+                            language: string;
+                            /** @description After signing (or approving) or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended (an approval is event=signed) */
                             redirectUrl: string | null;
                         };
                     };
@@ -9221,7 +9420,8 @@ export interface operations {
                      *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
                      *         "name": "text",
                      *         "email": "text",
-                     *         "status": "pending"
+                     *         "status": "pending",
+                     *         "role": "signer"
                      *       },
                      *       "document": {
                      *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
@@ -9241,6 +9441,11 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             status: "pending" | "signed" | "declined";
+                            /**
+                             * @description signer: signs (POST …/sign); approver: approves (POST …/approve) or rejects (POST …/decline), with no signature and no field
+                             * @enum {string}
+                             */
+                            role: "signer" | "approver" | "cc";
                         };
                         document: {
                             /** Format: uuid */
@@ -9249,7 +9454,7 @@ export interface operations {
                             status: string;
                             signingMessage: string | null;
                             language: string;
-                            /** @description After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended */
+                            /** @description After signing (or approving) or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended (an approval is event=signed) */
                             redirectUrl: string | null;
                         };
                     };

@@ -5,13 +5,22 @@ import type {
   InvitationDelivery,
   Field,
   Signee,
+  SigneeRole,
   SignetDocument,
 } from './client-types.js';
 
 type EmailLanguage = 'en' | 'de' | 'fr' | 'es' | 'nl';
 
-/** One of a template's roles: who signs in its place on each document made from it. */
-export type TemplateRole = { id: string; name: string; signingOrder: number | null };
+/**
+ * One of a template's roles: who signs in its place on each document made from it; `role` is
+ * their recipient role (signer, approver or cc).
+ */
+export type TemplateRole = {
+  id: string;
+  name: string;
+  signingOrder: number | null;
+  role: SigneeRole;
+};
 
 /** A reusable draft: a PDF, roles instead of signees, fields placed for roles, settings. */
 export type Template = {
@@ -55,7 +64,8 @@ export type TemplateInput = TemplateSettings & {
   file: Uint8Array | Blob;
   fileName?: string;
   name: string;
-  roles: Array<{ name: string; signingOrder?: number }>;
+  /** `role`: the recipient role of whoever fills it, `signer` by default. */
+  roles: Array<{ name: string; signingOrder?: number; role?: SigneeRole }>;
   fields?: Array<FieldPlacement & { role: number }>;
   /** Turn `{{TYPE:N}}` tags in the PDF's text into fields, N the 1-based role. */
   textTags?: boolean;
@@ -65,7 +75,7 @@ export type TemplateInput = TemplateSettings & {
 /** PATCH /api/templates/{id}: `roles` is the whole new list (an entry with an id keeps it). */
 export type TemplateEdit = TemplateSettings & {
   name?: string;
-  roles?: Array<{ id?: string; name: string; signingOrder?: number }>;
+  roles?: Array<{ id?: string; name: string; signingOrder?: number; role?: SigneeRole }>;
   directLink?: { enabled: boolean };
 };
 

@@ -31,6 +31,7 @@ import type {
 } from './modules/folders/folders.schemas.js';
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
+import type { signeeRoleSchema } from './modules/documents/signee-roles.js';
 import type {
   signingStepResponse,
   signingViewResponse,
@@ -105,6 +106,8 @@ export type DocumentStatus = Out<typeof documentStatusSchema>;
 export type SignetDocument = Out<typeof documentSchema>;
 /** A signee. */
 export type Signee = Out<typeof signeeSchema>;
+/** What a signee is asked to do: sign, approve, or be copied (cc). */
+export type SigneeRole = Out<typeof signeeRoleSchema>;
 /** A document with its signees, as most document routes answer. */
 export type DocumentWithSignees = Out<typeof documentWithSigneesSchema>;
 /** GET /api/documents/{id}: with its fields too. */

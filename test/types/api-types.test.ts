@@ -14,6 +14,7 @@ const checks: { [name: string]: true } = {
   Membership: true as Same<Sdk.Membership, Api.Membership>,
   SignetDocument: true as Same<Sdk.SignetDocument, Api.SignetDocument>,
   Signee: true as Same<Sdk.Signee, Api.Signee>,
+  SigneeRole: true as Same<Sdk.SigneeRole, Api.SigneeRole>,
   DocumentWithSignees: true as Same<Sdk.DocumentWithSignees, Api.DocumentWithSignees>,
   DocumentDetail: true as Same<Sdk.DocumentDetail, Api.DocumentDetail>,
   Field: true as Same<Sdk.Field, Api.Field>,
@@ -44,6 +45,6 @@ const checks: { [name: string]: true } = {
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(30);
+    expect(Object.keys(checks)).toHaveLength(31);
   });
 });

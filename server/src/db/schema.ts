@@ -194,7 +194,10 @@ export type TemplatesTable = {
   /** Who made it: the sender of documents its direct link makes. */
   user_id: string;
   name: string;
-  /** JSON [{id, name, signingOrder}]: 1 to 100 roles, names unique ignoring case. */
+  /**
+   * JSON [{id, name, signingOrder, role}]: 1 to 100 roles, names unique ignoring case; `role`
+   * is the recipient role of whoever fills it (`signer` when absent: saved before roles).
+   */
   roles: string;
   signing_message: string | null;
   email_language: string;
@@ -384,6 +387,11 @@ export type SigneesTable = {
   opened_at: string | null;
   /** The signee's own e-mail language (decisions §11); null: the document's. */
   language: string | null;
+  /**
+   * What they are asked to do (decisions §12): `signer` signs, `approver` approves or rejects
+   * in the signing order, `cc` gets no link and no turn, only the signed copy and the notices.
+   */
+  role: 'signer' | 'approver' | 'cc';
   created_at: string;
   updated_at: string;
 };

@@ -106,6 +106,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     email: 'ada@example.com',
     name: 'Ada Lovelace',
     status: 'pending',
+    role: 'signer',
     userId: '01a21557-5a29-738d-aa99-f86c75289a26',
     signingOrder: null,
     signingGroupId: null,
@@ -123,7 +124,12 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     tenantId: '01a21557-5a99-77ec-8a17-d4197143f1d5',
     name: 'Mutual NDA',
     roles: [
-      { id: '01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10', name: 'Counterparty', signingOrder: null },
+      {
+        id: '01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10',
+        name: 'Counterparty',
+        signingOrder: null,
+        role: 'signer',
+      },
     ],
     signingMessage: 'Please sign our NDA before the call.',
     emailLanguage: 'en',
@@ -143,6 +149,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     id: '01a21560-1b2c-7d3e-8f40-5a6b7c8d9e10',
     name: 'Counterparty',
     signingOrder: null,
+    role: 'signer',
   },
   TemplateField: {
     id: '01a21560-1b2c-7d3e-8f40-5a6b7c8d9e11',

@@ -13,6 +13,21 @@ export const de: Catalogue = {
       button: 'Prüfen und unterschreiben',
       footer: 'Dieser Link ist persönlich: Bitte leiten Sie diese E-Mail nicht weiter.',
     },
+    approval: {
+      subject: 'Freigabe erbeten: „{document}“',
+      reminderSubject: 'Erinnerung: Bitte prüfen Sie „{document}“',
+      body: 'Sie werden gebeten, das Dokument „{document}“ zu prüfen und freizugeben. Gesendet von: „{sender}“.',
+      reminderBody: 'Das Dokument „{document}“ wartet noch auf Ihre Freigabe.',
+      button: 'Prüfen und freigeben',
+    },
+    ccNotice: {
+      declined:
+        'Ein Unterzeichner („{signee}“) hat abgelehnt, „{document}“ zu unterschreiben; das Dokument wird daher nicht abgeschlossen. Sie erhalten diese Nachricht in Kopie.',
+      cancelled:
+        'Die Unterschrift von „{document}“ wurde vom Absender („{sender}“) storniert. Sie erhalten diese Nachricht in Kopie.',
+      expired:
+        'Die Frist zur Unterschrift von „{document}“ ist abgelaufen, bevor alle unterschrieben hatten; das Dokument wurde storniert. Sie erhalten diese Nachricht in Kopie.',
+    },
     signedCopy: {
       subject: 'Von allen unterschrieben: „{document}“',
       body: 'Alle haben „{document}“ unterschrieben. Das unterschriebene PDF, mit einer digitalen Signatur versiegelt, ist angehängt: Bewahren Sie es für Ihre Unterlagen auf.',
@@ -210,6 +225,7 @@ export const de: Catalogue = {
       reminded: 'erinnert',
       opened: 'geöffnet',
       signed: 'unterschrieben',
+      approved: 'freigegeben',
       declined: 'abgelehnt',
       cancelled: 'storniert',
       sealed: 'versiegelt',

@@ -13,6 +13,23 @@ export const en = {
       button: 'Review and sign',
       footer: 'This link is personal: do not forward this e-mail.',
     },
+    // An approver's invitation and reminder (decisions §12): approve, not sign.
+    approval: {
+      subject: 'Approval requested: "{document}"',
+      reminderSubject: 'Reminder: please review "{document}"',
+      body: 'You are asked to review and approve the document "{document}". Sent by: "{sender}".',
+      reminderBody: 'The document "{document}" is still waiting for your approval.',
+      button: 'Review and approve',
+    },
+    // The decline, cancel and expiry notices as a cc recipient reads them: they held no link.
+    ccNotice: {
+      declined:
+        'A signee ("{signee}") declined to sign "{document}", so it will not be completed. You were sent a copy of this notice.',
+      cancelled:
+        'The signing of "{document}" was cancelled by its sender ("{sender}"). You were sent a copy of this notice.',
+      expired:
+        'The time to sign "{document}" ran out before everyone had signed, so it was cancelled. You were sent a copy of this notice.',
+    },
     signedCopy: {
       subject: 'Signed by everyone: "{document}"',
       body: 'Everyone has signed "{document}". The signed PDF, sealed with a digital signature, is attached: keep it for your records.',
@@ -208,6 +225,7 @@ export const en = {
       reminded: 'reminded',
       opened: 'opened',
       signed: 'signed',
+      approved: 'approved',
       declined: 'declined',
       cancelled: 'cancelled',
       sealed: 'sealed',

@@ -13,6 +13,21 @@ export const es: Catalogue = {
       button: 'Revisar y firmar',
       footer: 'Este enlace es personal: no reenvíe este correo.',
     },
+    approval: {
+      subject: 'Aprobación solicitada: «{document}»',
+      reminderSubject: 'Recordatorio: revise «{document}»',
+      body: 'Se le pide que revise y apruebe el documento «{document}». Enviado por: «{sender}».',
+      reminderBody: 'El documento «{document}» sigue esperando su aprobación.',
+      button: 'Revisar y aprobar',
+    },
+    ccNotice: {
+      declined:
+        'Un firmante («{signee}») ha rechazado firmar «{document}», así que no se completará. Recibe este aviso en copia.',
+      cancelled:
+        'La firma de «{document}» ha sido cancelada por su remitente («{sender}»). Recibe este aviso en copia.',
+      expired:
+        'El plazo para firmar «{document}» venció antes de que todos firmaran, por lo que se ha cancelado. Recibe este aviso en copia.',
+    },
     signedCopy: {
       subject: 'Firmado por todos: «{document}»',
       body: 'Todos han firmado «{document}». Adjuntamos el PDF firmado, sellado con una firma digital: consérvelo en sus archivos.',
@@ -207,6 +222,7 @@ export const es: Catalogue = {
       reminded: 'recordado',
       opened: 'abierto',
       signed: 'firmado',
+      approved: 'aprobado',
       declined: 'rechazado',
       cancelled: 'cancelado',
       sealed: 'sellado',

@@ -13,6 +13,21 @@ export const fr: Catalogue = {
       button: 'Consulter et signer',
       footer: 'Ce lien est personnel : ne transférez pas cet e-mail.',
     },
+    approval: {
+      subject: 'Approbation demandée : « {document} »',
+      reminderSubject: 'Rappel : veuillez examiner « {document} »',
+      body: 'Vous êtes invité à examiner et approuver le document « {document} ». Envoyé par : « {sender} ».',
+      reminderBody: 'Le document « {document} » attend toujours votre approbation.',
+      button: 'Consulter et approuver',
+    },
+    ccNotice: {
+      declined:
+        'Un signataire (« {signee} ») a refusé de signer « {document} » : il ne sera donc pas finalisé. Vous recevez cet avis en copie.',
+      cancelled:
+        'La signature de « {document} » a été annulée par son expéditeur (« {sender} »). Vous recevez cet avis en copie.',
+      expired:
+        'Le délai pour signer « {document} » est passé avant que tous aient signé ; le document a été annulé. Vous recevez cet avis en copie.',
+    },
     signedCopy: {
       subject: 'Signé par tous : « {document} »',
       body: 'Tout le monde a signé « {document} ». Le PDF signé, scellé par une signature numérique, est joint : conservez-le dans vos dossiers.',
@@ -209,6 +224,7 @@ export const fr: Catalogue = {
       reminded: 'relancé',
       opened: 'ouvert',
       signed: 'signé',
+      approved: 'approuvé',
       declined: 'refusé',
       cancelled: 'annulé',
       sealed: 'scellé',

@@ -13,6 +13,21 @@ export const nl: Catalogue = {
       button: 'Bekijken en ondertekenen',
       footer: 'Deze link is persoonlijk: stuur deze e-mail niet door.',
     },
+    approval: {
+      subject: 'Goedkeuring gevraagd: "{document}"',
+      reminderSubject: 'Herinnering: bekijk "{document}"',
+      body: 'U wordt gevraagd het document "{document}" te bekijken en goed te keuren. Verstuurd door: "{sender}".',
+      reminderBody: 'Het document "{document}" wacht nog op uw goedkeuring.',
+      button: 'Bekijken en goedkeuren',
+    },
+    ccNotice: {
+      declined:
+        'Een ondertekenaar ("{signee}") heeft geweigerd "{document}" te ondertekenen, dus het wordt niet voltooid. U ontvangt deze melding in kopie.',
+      cancelled:
+        'De ondertekening van "{document}" is geannuleerd door de afzender ("{sender}"). U ontvangt deze melding in kopie.',
+      expired:
+        'De termijn om "{document}" te ondertekenen is verstreken voordat iedereen had getekend; het document is geannuleerd. U ontvangt deze melding in kopie.',
+    },
     signedCopy: {
       subject: 'Door iedereen ondertekend: "{document}"',
       body: 'Iedereen heeft "{document}" ondertekend. De ondertekende pdf, verzegeld met een digitale handtekening, zit als bijlage bij deze e-mail: bewaar hem voor uw administratie.',
@@ -209,6 +224,7 @@ export const nl: Catalogue = {
       reminded: 'herinnerd',
       opened: 'geopend',
       signed: 'ondertekend',
+      approved: 'goedgekeurd',
       declined: 'geweigerd',
       cancelled: 'geannuleerd',
       sealed: 'verzegeld',

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
-import type { FieldError } from '../shared/http.js';
 import { call } from './dashboard-api.js';
-import { fieldError, otherErrors } from './api.js';
+import { otherErrors } from './api.js';
 import {
   SETTINGS_PATHS,
   SettingsFields,
@@ -10,7 +9,9 @@ import {
   settingsValues,
 } from './settings-fields.js';
 import type { Signee } from './types.js';
-import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
+import { ROLES_HINT, withRole, type SigneeRole } from './role-select.js';
+import { orderValue, SigneeInputs } from './signee-inputs.js';
+import { ConfirmButton, ErrorMessage, StatusMessage } from './ui.js';
 import { useSubmit } from './use-submit.js';
 
 type Detail = Api.DocumentDetail;
@@ -28,7 +29,8 @@ export function DraftEditor(props: { detail: Detail; onChanged: (detail: Detail)
         <h2 id="signees">Signees</h2>
         <p className="field-hint">
           Invitations go to these people when you send the document
-          {doc.signingOrderEnabled ? ', in ascending order (equal numbers together)' : ''}.
+          {doc.signingOrderEnabled ? ', in ascending order (equal numbers together)' : ''}.{' '}
+          {ROLES_HINT}
         </p>
         <ol className="signee-editor">
           {signees.map((s, i) => (
@@ -105,54 +107,6 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
   );
 }
 
-// The order number as the API takes it: empty is none, a whole number as a number, anything
-// else as typed, so the service's own rule explains it next to the field.
-function orderValue(text: string): number | null | string {
-  if (text.trim() === '') return null;
-  return /^\d+$/.test(text.trim()) ? Number(text) : text;
-}
-
-type SigneeValues = { name: string; email: string; order: string };
-
-// A signee's name, e-mail and (with a signing order) order number, each with its 422 message.
-function SigneeInputs(props: {
-  values: SigneeValues;
-  onChange: (values: SigneeValues) => void;
-  ordered: boolean;
-  errors: FieldError[];
-}) {
-  const { values, onChange, errors } = props;
-  return (
-    <div className="signee-inputs">
-      <TextField
-        label="Name"
-        value={values.name}
-        maxLength={200}
-        onChange={(e) => onChange({ ...values, name: e.target.value })}
-        error={fieldError(errors, 'name')}
-      />
-      <TextField
-        label="E-mail"
-        type="email"
-        value={values.email}
-        maxLength={254}
-        onChange={(e) => onChange({ ...values, email: e.target.value })}
-        error={fieldError(errors, 'email')}
-      />
-      {props.ordered && (
-        <TextField
-          label="Order"
-          inputMode="numeric"
-          className="narrow"
-          value={values.order}
-          onChange={(e) => onChange({ ...values, order: e.target.value })}
-          error={fieldError(errors, 'signingOrder')}
-        />
-      )}
-    </div>
-  );
-}
-
 function SigneeRow(props: {
   documentId: string;
   signee: Signee;
@@ -166,11 +120,13 @@ function SigneeRow(props: {
   const [name, setName] = useState(signee.name);
   const [email, setEmail] = useState(signee.email);
   const [order, setOrder] = useState(signee.signingOrder?.toString() ?? '');
+  const [role, setRole] = useState<SigneeRole>(signee.role);
   const save = useSubmit();
   const [failure, setFailure] = useState<string | null>(null);
   const changed =
     name !== signee.name ||
     email !== signee.email ||
+    role !== signee.role ||
     (props.ordered && orderValue(order) !== signee.signingOrder);
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -180,6 +136,7 @@ function SigneeRow(props: {
         json: {
           name,
           email,
+          role,
           ...(props.ordered ? { signingOrder: orderValue(order) as number | null } : {}),
         },
       });
@@ -190,14 +147,15 @@ function SigneeRow(props: {
     <form className="signee-edit" onSubmit={onSubmit} noValidate>
       <fieldset className="plain">
         <legend className="signee-legend">
-          Signee {props.position}: {signee.name}
+          Signee {props.position}: {withRole(signee.name, signee.role)}
         </legend>
         <SigneeInputs
-          values={{ name, email, order }}
+          values={{ name, email, order, role }}
           onChange={(v) => {
             setName(v.name);
             setEmail(v.email);
             setOrder(v.order);
+            setRole(v.role);
           }}
           ordered={props.ordered}
           errors={save.errors}
@@ -247,6 +205,7 @@ function AddSignee(props: {
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [order, setOrder] = useState('');
+  const [role, setRole] = useState<SigneeRole>('signer');
   const add = useSubmit();
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -257,6 +216,7 @@ function AddSignee(props: {
         json: {
           name,
           email,
+          role,
           ...(props.ordered && signingOrder !== null
             ? { signingOrder: signingOrder as number }
             : {}),
@@ -265,6 +225,7 @@ function AddSignee(props: {
       setName('');
       setEmail('');
       setOrder('');
+      setRole('signer');
       props.onChanged(result);
     });
   }
@@ -273,11 +234,12 @@ function AddSignee(props: {
       <fieldset className="plain">
         <legend className="signee-legend">Add a signee</legend>
         <SigneeInputs
-          values={{ name, email, order }}
+          values={{ name, email, order, role }}
           onChange={(v) => {
             setName(v.name);
             setEmail(v.email);
             setOrder(v.order);
+            setRole(v.role);
           }}
           ordered={props.ordered}
           errors={add.errors}
@@ -285,7 +247,7 @@ function AddSignee(props: {
         <button type="submit" className="button secondary small" disabled={add.busy}>
           Add signee
         </button>
-        {otherErrors(add.errors, ['name', 'email', 'signingOrder']).map((e) => (
+        {otherErrors(add.errors, ['name', 'email', 'signingOrder', 'role']).map((e) => (
           <ErrorMessage key={e.path} error={e.message} />
         ))}
         <ErrorMessage error={add.message} />

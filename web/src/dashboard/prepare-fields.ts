@@ -218,20 +218,20 @@ export function describeField(field: DraftField, participants: Participant[]): s
 }
 
 /**
- * Participants who have no signature field, when there are fields at all (sending is refused
- * then); `owner` is the participant id of each field.
+ * Signers who have no signature field, when there are fields at all (sending is refused then);
+ * `owner` is the participant id of each field. Approvers and cc recipients need none.
  */
-export function withoutSignature<P extends { id: string }>(
+export function withoutSignature<P extends { id: string; role?: string }>(
   fields: Array<{ owner: string; type: FieldType }>,
   participants: P[],
 ): P[] {
   if (fields.length === 0) return [];
   const signing = new Set(fields.filter((f) => f.type === 'signature').map((f) => f.owner));
-  return participants.filter((p) => !signing.has(p.id));
+  return participants.filter((p) => (p.role ?? 'signer') === 'signer' && !signing.has(p.id));
 }
 
 /** A draft's signees who have no signature field, when it has fields at all. */
-export function signeesWithoutSignature<S extends { id: string }>(
+export function signeesWithoutSignature<S extends { id: string; role?: string }>(
   fields: Array<{ signeeId: string; type: FieldType }>,
   signees: S[],
 ): S[] {

@@ -58,7 +58,10 @@ function DocumentPrepare(props: {
       kind: 'document',
       name: doc.name,
       downloadUrl: doc.downloadUrl,
-      participants: signees.map((s) => ({ id: s.id, name: s.name, detail: s.email })),
+      // Fields are placed only for signers: approvers and cc recipients have none to fill.
+      participants: signees
+        .filter((s) => s.role === 'signer')
+        .map((s) => ({ id: s.id, name: s.name, detail: s.email })),
       back,
       save: async (fields) => {
         const res = await call('PUT /api/documents/{documentId}/fields', {

@@ -9,6 +9,7 @@ import { DirectLinkSection } from './template-direct-link.js';
 import { TemplateSettings } from './template-settings.js';
 import { ConfirmButton, ErrorMessage, PageTitle, Time } from './ui.js';
 import { UseTemplateForm } from './use-template-form.js';
+import { withRole } from './role-select.js';
 import { useLoad } from './use-load.js';
 
 /**
@@ -65,7 +66,9 @@ export function TemplateDetailPage(props: { templateId: string }) {
         <dl className="facts">
           <div>
             <dt>Roles</dt>
-            <dd className="break">{template.roles.map((r) => r.name).join(', ')}</dd>
+            <dd className="break">
+              {template.roles.map((r) => withRole(r.name, r.role)).join(', ')}
+            </dd>
           </div>
           <div>
             <dt>Pages</dt>

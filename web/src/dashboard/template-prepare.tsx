@@ -41,7 +41,10 @@ function TemplatePrepare(props: {
       kind: 'template',
       name: template.name,
       downloadUrl: template.downloadUrl,
-      participants: template.roles.map((r) => ({ id: r.id, name: r.name })),
+      // Fields are placed only for signer roles: approvers and cc recipients fill none.
+      participants: template.roles
+        .filter((r) => r.role === 'signer')
+        .map((r) => ({ id: r.id, name: r.name })),
       back,
       save: async (fields) => {
         const res = await call('PUT /api/templates/{templateId}/fields', {

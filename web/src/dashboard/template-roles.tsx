@@ -1,14 +1,23 @@
 import type { FieldError } from '../shared/http.js';
 import { fieldError } from './api.js';
 import { TextField } from './ui.js';
+import { RoleSelect, ROLES_HINT, type SigneeRole } from './role-select.js';
 
-/** A role as its form holds it: `id` once saved, the order as typed. */
-export type RoleRow = { key: string; id?: string; name: string; order: string };
+/**
+ * A role as its form holds it: `id` once saved, the order as typed, and the recipient role of
+ * whoever fills it (`role`: signer, approver or cc).
+ */
+export type RoleRow = { key: string; id?: string; name: string; order: string; role: SigneeRole };
 
 let nextKey = 1;
 
-/** An empty role row for the form. */
-export const emptyRole = (): RoleRow => ({ key: `role-${nextKey++}`, name: '', order: '' });
+/** An empty role row for the form: a signer. */
+export const emptyRole = (): RoleRow => ({
+  key: `role-${nextKey++}`,
+  name: '',
+  order: '',
+  role: 'signer',
+});
 
 /**
  * Error paths in one form whatever the service's check gave them: `signees[0].email`,
@@ -34,7 +43,8 @@ export function orderOf(text: string): number | undefined {
 
 /**
  * The roles of a template: one text box per role (and its order number when the template
- * invites in order), with Remove and **Add a role**. At least one role stays.
+ * invites in order), what whoever fills it does (signer, approver, cc), with Remove and
+ * **Add a role**. At least one role stays.
  */
 export function RolesFieldset(props: {
   roles: RoleRow[];
@@ -52,7 +62,8 @@ export function RolesFieldset(props: {
       <legend>Roles</legend>
       <p className="field-hint">
         {props.hint ??
-          'Who signs, named by their part in the contract (Client, Tenant, Witness): each document made from the template names a person for each role.'}
+          'Who signs, named by their part in the contract (Client, Tenant, Witness): each document made from the template names a person for each role.'}{' '}
+        {ROLES_HINT}
       </p>
       {listError && (
         <p className="field-error" role="alert">
@@ -81,6 +92,12 @@ export function RolesFieldset(props: {
               error={fieldError(errors, `roles.${i}.signingOrder`, `Role ${i + 1} order`)}
             />
           )}
+          <RoleSelect
+            label={`Role ${i + 1} takes part as`}
+            value={role.role}
+            onChange={(value) => update(role.key, { role: value })}
+            error={fieldError(errors, `roles.${i}.role`, `Role ${i + 1} takes part as`)}
+          />
           {roles.length > 1 && (
             <button
               type="button"
@@ -108,6 +125,11 @@ export function RolesFieldset(props: {
 export function roleErrorPaths(roles: RoleRow[]): string[] {
   return [
     'roles',
-    ...roles.flatMap((_, i) => [`roles.${i}`, `roles.${i}.name`, `roles.${i}.signingOrder`]),
+    ...roles.flatMap((_, i) => [
+      `roles.${i}`,
+      `roles.${i}.name`,
+      `roles.${i}.signingOrder`,
+      `roles.${i}.role`,
+    ]),
   ];
 }

@@ -26,6 +26,7 @@ const rowsOf = (roles: Api.TemplateRole[]): RoleRow[] =>
     id: r.id,
     name: r.name,
     order: r.signingOrder?.toString() ?? '',
+    role: r.role,
   }));
 
 /**
@@ -50,6 +51,7 @@ export function TemplateSettings(props: { detail: Detail; onChanged: (detail: De
     name: r.name.trim(),
     // Kept while the signing order is off too, so turning it on again finds the numbers.
     ...(orderOf(r.order) !== undefined ? { signingOrder: orderOf(r.order) } : {}),
+    role: r.role,
   }));
   const rolesChanged =
     JSON.stringify(rolesInput) !==
@@ -58,6 +60,7 @@ export function TemplateSettings(props: { detail: Detail; onChanged: (detail: De
         id: r.id,
         name: r.name,
         ...(r.signingOrder !== null ? { signingOrder: r.signingOrder } : {}),
+        role: r.role,
       })),
     );
 

@@ -38,7 +38,7 @@ export function TemplateUploadPage() {
       tenantId={tenant.id}
       file={file}
       parts={(form) => {
-        const roleNames = roles.map((r) => ({ name: r.name.trim() }));
+        const roleNames = roles.map((r) => ({ name: r.name.trim(), role: r.role }));
         form.append('template', JSON.stringify({ name: name.trim(), roles: roleNames }));
         if (textTags) form.append('textTags', 'true');
       }}

@@ -7,10 +7,11 @@ import { Link, navigate } from './router.js';
 import { useSession } from './session.js';
 import { ErrorMessage, Field, PageTitle, TextField } from './ui.js';
 import { useSubmit } from './use-submit.js';
+import { RoleSelect, ROLES_HINT, type SigneeRole } from './role-select.js';
 
-type SigneeRow = { key: number; email: string; name: string };
+type SigneeRow = { key: number; email: string; name: string; role: SigneeRole };
 let nextKey = 1;
-const emptyRow = (): SigneeRow => ({ key: nextKey++, email: '', name: '' });
+const emptyRow = (): SigneeRow => ({ key: nextKey++, email: '', name: '', role: 'signer' });
 
 /** The PDF to upload, with its hint and its error. */
 export function PdfFileField(props: {
@@ -102,6 +103,7 @@ export function UploadPage() {
   const signeeFields = rows.flatMap((_, i) => [
     `signees.${i}.email`,
     `signees.${i}.name`,
+    `signees.${i}.role`,
     `signees.${i}`,
   ]);
   const known = ['file', 'name', 'signingMessage', 'signees', ...signeeFields];
@@ -117,7 +119,10 @@ export function UploadPage() {
       parts={(form) => {
         if (name.trim()) form.append('name', name.trim());
         if (message.trim()) form.append('signingMessage', message.trim());
-        form.append('signees', JSON.stringify(rows.map((r) => ({ email: r.email, name: r.name }))));
+        form.append(
+          'signees',
+          JSON.stringify(rows.map((r) => ({ email: r.email, name: r.name, role: r.role }))),
+        );
       }}
       send={async (form) => {
         const result = await call('POST /api/documents/quick-create', { form });
@@ -142,6 +147,7 @@ export function UploadPage() {
       </Field>
       <fieldset className="signees">
         <legend>Signees</legend>
+        <p className="field-hint">{ROLES_HINT}</p>
         {err('signees') && (
           <p className="field-error" role="alert">
             {err('signees')}
@@ -164,6 +170,12 @@ export function UploadPage() {
                 err(`signees.${i}.email`, `Signee ${i + 1} e-mail`) ??
                 err(`signees.${i}`, `Signee ${i + 1}`)
               }
+            />
+            <RoleSelect
+              label={`Signee ${i + 1} role`}
+              value={row.role}
+              onChange={(role) => update(row.key, { role })}
+              error={err(`signees.${i}.role`, `Signee ${i + 1} role`)}
             />
             {rows.length > 1 && (
               <button

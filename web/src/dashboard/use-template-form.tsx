@@ -8,6 +8,7 @@ import { navigate } from './router.js';
 import { LANGUAGES } from './settings-section.js';
 import { prefillLabels, type PrefillLabel } from './template-csv.js';
 import { plainErrors } from './template-roles.js';
+import { withRole } from './role-select.js';
 import type { EmailLanguage } from './types.js';
 import { ErrorMessage, SelectField, TextField } from './ui.js';
 
@@ -88,6 +89,8 @@ export function UseTemplateForm(props: { template: Api.Template; fields: Api.Tem
   }
 
   const roleLabel = (i: number) => template.roles[i].name;
+  // The legend says what the role's person does when it is not signing.
+  const roleLegend = (i: number) => withRole(template.roles[i].name, template.roles[i].role);
   const known = [
     'name',
     'send',
@@ -106,7 +109,7 @@ export function UseTemplateForm(props: { template: Api.Template; fields: Api.Tem
         ))}
         {rows.map((person, i) => (
           <fieldset key={template.roles[i].id} className="signees">
-            <legend>{roleLabel(i)}</legend>
+            <legend>{roleLegend(i)}</legend>
             <div className="person-row">
               <TextField
                 label={`${roleLabel(i)} name`}

@@ -7,21 +7,31 @@ import {
   type Language,
 } from '../../../server/src/i18n/index.js';
 import { DIRECT_LINK_WORDS, type DirectLinkWords } from './direct-link-words.js';
+import { APPROVAL_WORDS, type ApprovalWords } from './approval-words.js';
 
 /** What the signing page says, in one language (a direct link's page too). */
-export type Words = Catalogue['signing'] & {
-  fieldTypes: Catalogue['seal']['fieldTypes'];
-  directLink: DirectLinkWords;
-};
+export type Words = Catalogue['signing'] &
+  Omit<ApprovalWords, 'replaced'> & {
+    fieldTypes: Catalogue['seal']['fieldTypes'];
+    directLink: DirectLinkWords;
+  };
 
 /** The page's language and its words. */
 export type Speech = { language: Language; t: Words };
 
-function speechFor(language: Language): Speech {
+// An approver's page says the same things of approving: its words replace the signer's.
+function speechFor(language: Language, approver: boolean): Speech {
   const c = catalogues[language];
+  const { replaced, ...approval } = APPROVAL_WORDS[language];
   return {
     language,
-    t: { ...c.signing, fieldTypes: c.seal.fieldTypes, directLink: DIRECT_LINK_WORDS[language] },
+    t: {
+      ...c.signing,
+      ...(approver ? replaced : {}),
+      ...approval,
+      fieldTypes: c.seal.fieldTypes,
+      directLink: DIRECT_LINK_WORDS[language],
+    },
   };
 }
 
@@ -42,11 +52,19 @@ export function asLanguage(language: string | undefined): Language {
   return (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : 'en';
 }
 
-const SpeechContext = createContext<Speech>(speechFor('en'));
+const SpeechContext = createContext<Speech>(speechFor('en', false));
 
-/** Speaks `language` below it, and sets `<html lang>` to it. */
-export function SpeechProvider(props: { language: Language; children: ReactNode }) {
-  const speech = useMemo(() => speechFor(props.language), [props.language]);
+/**
+ * Speaks `language` below it, and sets `<html lang>` to it; `approver`: of approving, not signing
+ * (an approver's link).
+ */
+export function SpeechProvider(props: {
+  language: Language;
+  approver?: boolean;
+  children: ReactNode;
+}) {
+  const approver = props.approver ?? false;
+  const speech = useMemo(() => speechFor(props.language, approver), [props.language, approver]);
   useEffect(() => {
     document.documentElement.lang = props.language;
   }, [props.language]);

@@ -110,7 +110,12 @@ export function signDocument(token: string, input: SignInput) {
   });
 }
 
-/** Declines to sign, with the signee's reason. */
+/** Approves as this approver: no body, no signature. */
+export function approveDocument(token: string) {
+  return requestJson<SigningOutcome>(`${base(token)}/approve`, { method: 'POST', body: {} });
+}
+
+/** Declines to sign (or, for an approver, rejects), with the signee's reason. */
 export function declineDocument(token: string, reason: string) {
   return requestJson<SigningOutcome>(`${base(token)}/decline`, {
     method: 'POST',

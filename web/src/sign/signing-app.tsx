@@ -4,6 +4,7 @@ import { DeclineForm, type DeclineResult } from './decline-form.js';
 import { initialsOf, useFieldFilling, type Mark } from './field-filling.js';
 import { FieldLayer } from './field-layer.js';
 import { SignForm, type SignResult } from './sign-form.js';
+import { ApproveForm } from './approve-form.js';
 import { DirectLinkPage } from './direct-link-page.js';
 import {
   directTokenFromPath,
@@ -48,8 +49,9 @@ const loader: LinkLoader<SigningSession, Loaded> = {
 function SigningLinkApp() {
   const [token] = useState(() => tokenFromPath(window.location.pathname));
   const { view, setView, language, retry } = useLinkLoad(token, loader);
+  const approver = view.kind === 'ready' && view.session.signee.role === 'approver';
   return (
-    <SpeechProvider language={language}>
+    <SpeechProvider language={language} approver={approver}>
       <SigningView token={token} view={view} setView={setView} retry={retry} />
     </SpeechProvider>
   );
@@ -201,16 +203,20 @@ function ReadyView(props: {
               <h2 id="signing-heading" className="panel-heading">
                 {format(t.signAs, { name: signee.name })}
               </h2>
-              <SignForm
-                token={token}
-                onResult={settle}
-                onMarkChange={setSignature}
-                fields={
-                  session.fields.length > 0
-                    ? { filling, initials, onInitialsChange: setInitials, focusField }
-                    : undefined
-                }
-              />
+              {signee.role === 'approver' ? (
+                <ApproveForm token={token} onResult={settle} />
+              ) : (
+                <SignForm
+                  token={token}
+                  onResult={settle}
+                  onMarkChange={setSignature}
+                  fields={
+                    session.fields.length > 0
+                      ? { filling, initials, onInitialsChange: setInitials, focusField }
+                      : undefined
+                  }
+                />
+              )}
               <DeclineForm token={token} senderName={doc.senderName} onResult={settle} />
             </>
           ) : (

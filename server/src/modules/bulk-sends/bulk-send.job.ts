@@ -16,6 +16,7 @@ import {
 } from '../templates/from-template.service.js';
 import { prefillValues } from '../templates/prefill.js';
 import { rolesOf } from '../templates/templates.repo.js';
+import { creditsFor, takesTurn } from '../documents/signee-roles.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import type { BulkRowInput } from './bulk-rows.js';
 import * as repo from './bulk-sends.repo.js';
@@ -45,6 +46,7 @@ type Run = {
   bulk: repo.BulkSendRow;
   template: TemplateSource;
   fields: FieldRow[];
+  /** Credits each row's document takes: one per signer role. */
   roles: number;
   /** Invitations each row e-mails when it is sent: its first signing wave. */
   wave: number;
@@ -71,9 +73,12 @@ export function bulkSendJob(deps: BulkRunDeps) {
   });
 }
 
-/** Invitations a row's document sends at once: all roles, or the first wave of an order. */
+/**
+ * Invitations a row's document sends at once: every role with a turn (cc recipients get none),
+ * or the first wave of an order.
+ */
 function firstWave(template: TemplateSource): number {
-  const roles = rolesOf(template);
+  const roles = rolesOf(template).filter(takesTurn);
   if (template.signing_order_enabled !== 1) return roles.length;
   const orders = roles.map((r) => r.signingOrder ?? 1);
   const first = Math.min(...orders);
@@ -102,7 +107,7 @@ async function runSlice(
     template,
     // Decoded once: prefill.ts keeps its label index per fields array.
     fields: decodeFields(template.fields),
-    roles: rolesOf(template).length,
+    roles: creditsFor(rolesOf(template)),
     wave: firstWave(template),
     origin: bulk.origin ? (JSON.parse(bulk.origin) as RequestOrigin) : undefined,
     job,

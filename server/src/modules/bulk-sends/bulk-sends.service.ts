@@ -7,7 +7,12 @@ import { newId, nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import { decodeFields } from '../fields/fields.repo.js';
 import type { TemplateSource } from '../templates/from-template.service.js';
-import { findTemplate, rolesOf, type TemplateRow } from '../templates/templates.repo.js';
+import {
+  findTemplate,
+  rolesOf,
+  type TemplateRole,
+  type TemplateRow,
+} from '../templates/templates.repo.js';
 import { readableTemplate } from '../templates/templates.service.js';
 import { changeCredits, findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
@@ -15,6 +20,7 @@ import { MAX_BULK_ROWS, parseBulkCsv } from './bulk-csv.js';
 import { checkCsvRows, checkJsonRows, type BulkTemplate, type CheckedRow } from './bulk-rows.js';
 import { BULK_SEND_JOB, BULK_SEND_JOB_ATTEMPTS } from './bulk-send.job.js';
 import * as repo from './bulk-sends.repo.js';
+import { creditsFor, signs } from '../documents/signee-roles.js';
 
 /** What the bulk-send routes need. */
 export type BulkSendDeps = { db: Db; wakeJobs: () => void };
@@ -62,18 +68,18 @@ export function templateSnapshot(t: TemplateRow): TemplateSource {
   };
 }
 
-// Every role of a template with fields needs a signature field, as sending does
+// Every signer role of a template with fields needs a signature field, as sending does
 // (requireSendableFields): refused here once rather than on every row.
-function requireSignatureFields(template: BulkTemplate) {
+function requireSignatureFields(template: Omit<BulkTemplate, 'roles'> & { roles: TemplateRole[] }) {
   if (template.fields.length === 0) return;
   const signing = new Set(
     template.fields.filter((f) => f.type === 'signature').map((f) => f.signee_id),
   );
-  const missing = template.roles.filter((r) => !signing.has(r.id));
+  const missing = template.roles.filter((r) => signs(r) && !signing.has(r.id));
   if (missing.length === 0) return;
   throw new AppError(
     'signature_field_missing',
-    `Every role needs a signature field before the template can be sent; ${missing.map((r) => r.name).join(', ')} ${missing.length === 1 ? 'has' : 'have'} none.`,
+    `Every signer role needs a signature field before the template can be sent; ${missing.map((r) => r.name).join(', ')} ${missing.length === 1 ? 'has' : 'have'} none.`,
   );
 }
 
@@ -111,7 +117,7 @@ async function checkRows(template: BulkTemplate, source: BulkSource): Promise<Ch
 function insufficientCredits(needed: number, roles: number) {
   return new AppError(
     'insufficient_credits',
-    `This bulk send needs ${needed} credit(s), one per role (${roles}) of every valid row; the tenant has fewer.`,
+    `This bulk send needs ${needed} credit(s), one per signer role (${roles}) of every valid row; the tenant has fewer.`,
   );
 }
 
@@ -148,7 +154,8 @@ export async function createBulkSend(
       `No row can be sent: all ${checked.length} have errors (the first ${Math.min(checked.length, MAX_REPORTED_ERRORS)} are listed by row number).`,
     );
   }
-  const roles = bulkTemplate.roles.length;
+  // Approvers and cc recipients cost nothing, as in send-for-signing.
+  const roles = creditsFor(bulkTemplate.roles);
   const needed = valid * roles;
   // Read first, so a file too large for the balance is refused before anything is written;
   // the reservation below is what holds.

@@ -113,7 +113,10 @@ export async function queueSignedCopies(
   }
 }
 
-/** Tells the sender who declined and why, and the other invited signees that it is over. */
+/**
+ * Tells the sender who declined and why, and the other invited signees and the cc recipients
+ * that it is over.
+ */
 export async function queueDeclineNotices(
   trx: DbOrTrx,
   input: {
@@ -148,6 +151,7 @@ export async function queueDeclineNotices(
         recipientName: signee.name,
         documentName: document.name,
         signeeName: decliner.name,
+        cc: signee.role === 'cc',
       }),
       to: signee.email,
       tenantId: document.tenant_id,
@@ -156,7 +160,10 @@ export async function queueDeclineNotices(
   }
 }
 
-/** Tells the signees already invited that the sender cancelled, with the reason if given. */
+/**
+ * Tells the signees already invited, and the cc recipients, that the sender cancelled (or the
+ * deadline passed), with the reason if given.
+ */
 export async function queueCancelNotices(
   trx: DbOrTrx,
   input: { document: DocumentRow; signees: SigneeRow[]; reason: string | null; expired?: boolean },
@@ -172,6 +179,7 @@ export async function queueCancelNotices(
         documentName: document.name,
         senderName: sender?.name ?? 'The sender',
         reason: input.reason,
+        cc: signee.role === 'cc',
       }),
       to: signee.email,
       tenantId: document.tenant_id,
@@ -181,9 +189,12 @@ export async function queueCancelNotices(
 }
 
 // Signees who hold a signing link and have not signed or declined (their link just stopped
-// working); those never invited (a later wave) had nothing to lose.
+// working), and every cc recipient (copied on the notices: decisions §12); those never invited
+// (a later wave) had nothing to lose.
 function invitedOthers(signees: SigneeRow[], except: string | null) {
-  return signees.filter((s) => s.id !== except && s.invited_at !== null && s.status === 'pending');
+  return signees.filter(
+    (s) => s.id !== except && s.status === 'pending' && (s.invited_at !== null || s.role === 'cc'),
+  );
 }
 
 /** At most one `copy downloaded` audit entry per copy link in this time. */

@@ -19,6 +19,7 @@ export type AuditAction =
   | 'reminded'
   | 'opened'
   | 'signed'
+  | 'approved'
   | 'declined'
   | 'cancelled'
   | 'expired'

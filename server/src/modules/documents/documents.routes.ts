@@ -65,7 +65,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         tags,
         consumes: ['multipart/form-data'],
         description:
-          'Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?}); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md), textTags (true: turn {{TYPE:N}} tags in the PDF text into fields), externalId (your own id, at most 255 characters; GET /api/documents?externalId= finds it), metadata (JSON object of string values, at most 4 KiB) and redirectUrl (https, at most 2,048 characters: where the signing page sends each signee after they sign or decline). Creates a draft; sends no invitation.',
+          'Multipart parts: file (one PDF, below 50 MiB), tenantId, signees (JSON array of {email, name, signingOrder?, signingGroupId?, role?}: role signer (default), approver or cc); optional name, signingMessage, signingOrderEnabled, signingGroupsEnabled, fields (JSON array of {signee (0-based), type, page, x, y, width, height, required?, label?, options?, value?}: see docs/fields.md), textTags (true: turn {{TYPE:N}} tags in the PDF text into fields), externalId (your own id, at most 255 characters; GET /api/documents?externalId= finds it), metadata (JSON object of string values, at most 4 KiB) and redirectUrl (https, at most 2,048 characters: where the signing page sends each signee after they sign or decline). Creates a draft; sends no invitation.',
         response: { 201: quickCreateResponse, ...errorResponses(401, 403, 404, 413, 415, 422) },
       },
     },
@@ -92,6 +92,7 @@ export function registerDocumentRoutes(app: App, deps: AppDeps) {
         const prepared = await prepareFields(deps.storage, upload, placed, {
           signeeCount: fields.data.signees.length,
           kept: parts.ends?.whole,
+          roles: fields.data.signees.map((s) => s.role ?? 'signer'),
         });
         const fingerprint = () =>
           requestFingerprint([request.url, parts.fields, upload.sha256, upload.filename]);

@@ -9,6 +9,7 @@ import {
   metadataSchema,
   redirectUrlSchema,
 } from './integrator-fields.js';
+import { NOBODY_ACTS, signeeRoleSchema, someoneActs } from './signee-roles.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -123,7 +124,12 @@ export const signeeSchema = z
     documentId: z.uuid(),
     email: z.string(),
     name: z.string(),
-    status: z.enum(['pending', 'signed', 'declined']),
+    status: z
+      .enum(['pending', 'signed', 'declined'])
+      .describe(
+        "signed: signed, or approved by an approver; a cc recipient's stays pending (they act on nothing)",
+      ),
+    role: signeeRoleSchema,
     userId: z.uuid(),
     signingOrder: z.number().int().nullable(),
     signingGroupId: z.string().nullable(),
@@ -153,13 +159,15 @@ export const signeeInputSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200),
   signingOrder: z.number().int().min(1).max(1000).optional(),
   signingGroupId: z.string().trim().min(1).max(100).optional(),
+  role: signeeRoleSchema.optional(),
 });
 
 /** The decoded `signees` part: 1 to MAX_SIGNEES signees. */
 export const signeesInputSchema = z
   .array(signeeInputSchema)
   .min(1, 'at least one signee is required')
-  .max(MAX_SIGNEES, `at most ${MAX_SIGNEES} signees`);
+  .max(MAX_SIGNEES, `at most ${MAX_SIGNEES} signees`)
+  .refine(someoneActs, NOBODY_ACTS);
 
 /** The non-file parts of quick-create, `signees` already decoded from JSON. */
 export const quickCreateFieldsSchema = z.object({
@@ -224,7 +232,11 @@ export const quickCreateParts = z
       {
         file: '(binary PDF)',
         tenantId: '0192f1c4-5b7e-7c3a-9d2e-3f4a5b6c7d8e',
-        signees: [{ email: 'ada@example.com', name: 'Ada Lovelace' }],
+        signees: [
+          { email: 'ada@example.com', name: 'Ada Lovelace' },
+          { email: 'grace@example.com', name: 'Grace Hopper', role: 'approver' },
+          { email: 'legal@example.com', name: 'Legal team', role: 'cc' },
+        ],
         name: 'Master services agreement',
         fields: [{ signee: 0, type: 'signature', page: 1, x: 72, y: 640, width: 180, height: 48 }],
         externalId: 'crm-deal-1042',

@@ -22,6 +22,7 @@ import type { PageSize } from '../fields/field-types.js';
 import { encodeFields, listFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
+import type { SigneeRole } from './signee-roles.js';
 
 /** What document services need. */
 export type DocumentDeps = {
@@ -79,6 +80,7 @@ export function presentSignee(s: repo.SigneeRow) {
     email: s.email,
     name: s.name,
     status: s.status,
+    role: s.role,
     userId: s.user_id,
     signingOrder: s.signing_order,
     signingGroupId: s.signing_group_id,
@@ -102,6 +104,7 @@ export function newSignee(input: {
     signingOrder?: number;
     signingGroupId?: string;
     language?: string | null;
+    role?: SigneeRole;
   };
   position: number;
   at: string;
@@ -123,6 +126,7 @@ export function newSignee(input: {
     invited_at: null,
     opened_at: null,
     language: signee.language ?? null,
+    role: signee.role ?? 'signer',
     declined_at: null,
     decline_reason: null,
     signature_file: null,
@@ -154,7 +158,7 @@ export async function createDocument(
     signingMessage?: string;
     signingOrderEnabled?: boolean;
     signingGroupsEnabled?: boolean;
-    signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
+    signees: Array<Parameters<typeof newSignee>[0]['signee']>;
     expiresAt?: string;
     externalId?: string;
     metadata?: Record<string, string>;

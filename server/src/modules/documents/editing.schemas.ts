@@ -7,6 +7,7 @@ import {
   signeeSchema,
 } from './documents.schemas.js';
 import { externalIdSchema, metadataSchema, redirectUrlSchema } from './integrator-fields.js';
+import { signeeRoleSchema } from './signee-roles.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
 
@@ -78,6 +79,7 @@ export const editSigneeBody = z
     name: signeeInputSchema.shape.name.optional(),
     signingOrder: z.number().int().min(1).max(1000).nullable().optional(),
     signingGroupId: z.string().trim().min(1).max(100).nullable().optional(),
+    role: signeeRoleSchema.optional(),
   })
   .strict()
   .refine(atLeastOne, 'give at least one property to change');

@@ -12,6 +12,8 @@ import { getDocument, newSignee, type DocumentDeps } from './documents.service.j
 import { DRAFT_ONLY, OPEN_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
 import { scheduleExpiry } from './expiry.js';
 import { encodeMetadata } from './integrator-fields.js';
+import { requireRoleChange } from './role-edits.js';
+import { requireSomeoneActs } from './signee-roles.js';
 import type { z } from 'zod';
 
 type Caller = { documentId: string; userId: string; origin: RequestOrigin };
@@ -211,7 +213,7 @@ export async function addSignee(
       trx,
       document,
       { ...input, signeeId: signee.id, action: 'signee added' },
-      { email: input.signee.email, name: input.signee.name },
+      { email: input.signee.email, name: input.signee.name, role: signee.role },
       now,
     );
     return signee.id;
@@ -231,9 +233,10 @@ const SIGNEE_COLUMNS: Record<keyof SigneeEdit, keyof repo.SigneeRow> = {
   name: 'name',
   signingOrder: 'signing_order',
   signingGroupId: 'signing_group_id',
+  role: 'role',
 };
 
-/** Changes a draft's signee: e-mail (still unique), name, signing order, signing group. */
+/** Changes a draft's signee: e-mail (still unique), name, signing order, group, role. */
 export async function editSignee(
   deps: DocumentDeps,
   input: Caller & { signeeId: string; patch: SigneeEdit },
@@ -244,6 +247,7 @@ export async function editSignee(
     const signee = requireSignee(signees, input.signeeId);
     requireDraft(document, 'Signees');
     if (patch.email !== undefined) requireUniqueEmail(signees, patch.email, signee.id);
+    await requireRoleChange(trx, { documentId: document.id, signees, signee, role: patch.role });
     const wanted: Partial<repo.SigneeRow> = Object.fromEntries(
       (Object.keys(SIGNEE_COLUMNS) as Array<keyof SigneeEdit>).map((k) => [
         SIGNEE_COLUMNS[k],
@@ -268,7 +272,10 @@ export async function editSignee(
   return withSignee(deps, input, input.signeeId);
 }
 
-/** Removes a draft's signee and the fields placed for them; the last signee stays (422). */
+/**
+ * Removes a draft's signee and the fields placed for them; the last signee, or the last signer or
+ * approver, stays (422).
+ */
 export async function removeSignee(deps: DocumentDeps, input: Caller & { signeeId: string }) {
   await changeDocument(deps, input, async (trx, document) => {
     const signees = await repo.listSignees(trx, document.id);
@@ -280,6 +287,7 @@ export async function removeSignee(deps: DocumentDeps, input: Caller & { signeeI
         'A document needs at least one signee; add another before removing this one.',
       );
     }
+    requireSomeoneActs(signees.filter((s) => s.id !== signee.id));
     const now = nowIso();
     const fields = await deleteSigneeFields(trx, document.id, signee.id);
     await repo.deleteSignee(trx, signee.id);

@@ -46,6 +46,11 @@ export const DOCUMENT_MOVES = {
 /** Every move of a signee; each emits `signee.status_changed` (delivered to opted-in tenants). */
 export const SIGNEE_MOVES = {
   sign: { from: 'pending', to: 'signed', audit: 'signed' },
+  /**
+   * An approver approves (decisions §12): the same status as a signature (the signee statuses
+   * are the specification's three), the same event, an audit entry of its own.
+   */
+  approve: { from: 'pending', to: 'signed', audit: 'approved' },
   decline: { from: 'pending', to: 'declined', audit: 'declined' },
 } as const satisfies Record<string, Move<SigneeStatus>>;
 

@@ -22,6 +22,7 @@ import { getDocument, type DocumentDeps } from './documents.service.js';
 import { isOpenForSigning, moveDocument } from './lifecycle.js';
 import { requireSendableFields } from '../fields/fields.service.js';
 import { currentWave } from './signing-turns.js';
+import { creditsFor, requireSomeoneActs, takesTurn } from './signee-roles.js';
 
 /** What sending needs beyond document access. */
 export type SendingDeps = DocumentDeps & {
@@ -113,6 +114,7 @@ export async function inviteSignees(
           signingUrl,
           signingMessage: input.document.signing_message,
           reminder: input.reminder,
+          approval: signee.role === 'approver',
         }),
       });
     } else {
@@ -199,14 +201,26 @@ export async function sendForSigning(
   deps.wakeJobs();
   const deliveries = await reportDeliveries(deps, sent, invites, waiting);
   const result = await getDocument(deps, input);
-  return { ...result, deliveries: result.signees.map((s) => deliveries.get(s.id)!) };
+  return { ...result, deliveries: deliveriesInOrder(result.signees, deliveries) };
 }
 
 /**
- * Send-for-signing inside the caller's transaction, for a document it holds: checks its fields,
- * moves it to `in_process`, invites the first wave and takes one credit per signee (unless
- * the caller reserved them), refusing with the same errors in the same order. Nothing is
- * written when it throws, as long as the caller lets the error end its transaction.
+ * Each signee's delivery in the signees' order. A cc recipient has none: they get no link and
+ * no invitation, only the e-mails that follow the document's end (decisions §12).
+ */
+export function deliveriesInOrder(
+  signees: repo.SigneeRow[],
+  deliveries: Map<string, InvitationDelivery>,
+): InvitationDelivery[] {
+  return signees.filter(takesTurn).map((s) => deliveries.get(s.id)!);
+}
+
+/**
+ * Send-for-signing inside the caller's transaction, for a document it holds: checks that someone
+ * signs or approves and its fields, moves it to `in_process`, invites the first wave and takes
+ * one credit per signer (unless the caller reserved them; approvers and cc recipients cost
+ * none), refusing with the same errors in the same order. Nothing is written when it throws,
+ * as long as the caller lets the error end its transaction.
  */
 export async function sendDraft(
   trx: DbOrTrx,
@@ -226,7 +240,11 @@ export async function sendDraft(
   },
 ) {
   const { document: current, signees } = input;
-  if (current.status === 'draft') await requireSendableFields(trx, current.id, signees);
+  const credits = creditsFor(signees);
+  if (current.status === 'draft') {
+    requireSomeoneActs(signees);
+    await requireSendableFields(trx, current.id, signees);
+  }
   const now = nowIso();
   const tenant = await findTenant(trx, current.tenant_id);
   const expiresAt = deadlineAtSend(current, tenant, now);
@@ -238,7 +256,7 @@ export async function sendDraft(
     by: {
       actor: input.actor,
       origin: input.origin,
-      details: { signees: signees.length, creditsUsed: signees.length },
+      details: { signees: signees.length, creditsUsed: credits },
     },
   });
   if (!moved) {
@@ -261,22 +279,25 @@ export async function sendDraft(
   });
   // The tenant's balance last: its row is held from here until the commit, so sends of one
   // tenant wait on each other only for that long (PostgreSQL; SQLite writes one at a time).
-  if (input.credits !== 'reserved') {
+  // A document of approvers alone costs nothing, and writes no ledger entry of 0.
+  if (input.credits !== 'reserved' && credits > 0) {
     const balance = await changeCredits(trx, {
       tenantId: current.tenant_id,
-      delta: -signees.length,
+      delta: -credits,
       reason: 'send-for-signing',
       reference: current.id,
     });
     if (balance === null) {
       throw new AppError(
         'insufficient_credits',
-        `Sending needs ${signees.length} credit(s), one per signee; the tenant has fewer.`,
+        `Sending needs ${credits} credit(s), one per signer; the tenant has fewer.`,
       );
     }
   }
   const invited = new Set(wave.map((s) => s.id));
-  return { invites, waiting: signees.filter((s) => !invited.has(s.id)), sent };
+  // cc recipients wait for nothing: they are in no wave and are never invited.
+  const waiting = signees.filter((s) => takesTurn(s) && !invited.has(s.id));
+  return { invites, waiting, sent };
 }
 
 /**

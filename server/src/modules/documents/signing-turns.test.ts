@@ -8,7 +8,12 @@ type Status = SigneeRow['status'];
 /** A signee row with only what the turn rules read set meaningfully. */
 function signee(
   id: string,
-  options: { status?: Status; order?: number | null; group?: string | null } = {},
+  options: {
+    status?: Status;
+    order?: number | null;
+    group?: string | null;
+    role?: SigneeRow['role'];
+  } = {},
 ): SigneeRow {
   return {
     id,
@@ -19,6 +24,7 @@ function signee(
     status: options.status ?? 'pending',
     user_id: 'user',
     language: null,
+    role: options.role ?? 'signer',
     signing_order: options.order ?? null,
     signing_group_id: options.group ?? null,
     signed_at: null,
@@ -73,6 +79,24 @@ describe('currentWave', () => {
   it('moves past a wave whose signees declined', () => {
     const signees = [signee('a', { order: 1, status: 'declined' }), signee('b', { order: 2 })];
     expect(ids(currentWave(doc(1, 0), signees))).toEqual(['b']);
+  });
+
+  it('gives approvers a turn like signers, and cc recipients none', () => {
+    const signees = [
+      signee('a', { order: 1 }),
+      signee('b', { order: 2, role: 'approver' }),
+      signee('c', { order: 1, role: 'cc' }),
+      signee('d', { order: 3 }),
+    ];
+    expect(ids(currentWave(doc(1, 0), signees))).toEqual(['a']);
+    signees[0] = { ...signees[0], status: 'signed' };
+    expect(ids(currentWave(doc(1, 0), signees))).toEqual(['b']);
+    signees[1] = { ...signees[1], status: 'signed' };
+    expect(ids(currentWave(doc(1, 0), signees))).toEqual(['d']);
+    signees[3] = { ...signees[3], status: 'signed' };
+    // Done: the cc recipient, still pending, is waited for by no one.
+    expect(currentWave(doc(1, 0), signees)).toEqual([]);
+    expect(ids(currentWave(doc(0, 0), [signee('x', { role: 'cc' }), signee('y')]))).toEqual(['y']);
   });
 
   it('puts a signee without a number in the first wave', () => {

@@ -1,9 +1,13 @@
 import type { DocumentRow, SigneeRow } from './documents.repo.js';
 
-/** Why a signee cannot sign right now. */
+/** Why a signee cannot sign (or approve) right now. */
 export type BlockedReason = 'not_your_turn' | 'signed' | 'declined' | 'group_signed';
 
-/** Pending signees whose turn it is (signing order waves; a signed group needs no one else). */
+/**
+ * Pending signees whose turn it is (signing order waves; a signed group needs no one else).
+ * Approvers take turns as signers do; cc recipients never have one, so a document whose wave
+ * is empty is complete whatever its cc recipients' (pending) status.
+ */
 export function currentWave(
   document: Pick<DocumentRow, 'signing_order_enabled' | 'signing_groups_enabled'>,
   signees: SigneeRow[],
@@ -16,6 +20,7 @@ export function currentWave(
   const open = signees.filter(
     (s) =>
       s.status === 'pending' &&
+      s.role !== 'cc' &&
       !(
         document.signing_groups_enabled === 1 &&
         s.signing_group_id &&

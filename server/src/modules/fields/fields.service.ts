@@ -20,6 +20,7 @@ import {
   type FieldDraft,
 } from './fields.schemas.js';
 import { isUnreadablePages, readPageSizes, unreadablePages } from './page-sizes.js';
+import { nonSignerFieldErrors, signs, type SigneeRole } from '../documents/signee-roles.js';
 
 /** What the field services need. */
 export type FieldDeps = { db: Db; storage: Storage };
@@ -169,6 +170,8 @@ export function replacementFields(input: {
   participant: 'signee' | 'role';
   existing: Map<string, repo.FieldRow>;
   pages: PageSize[];
+  /** Each owner's recipient role: a field for an approver or a cc is refused. */
+  roleOf?: Map<string, SigneeRole>;
 }): repo.FieldRow[] {
   const { existing, participant } = input;
   const owner = participant === 'role' ? 'template' : 'document';
@@ -189,7 +192,14 @@ export function replacementFields(input: {
     }
     kept.add(field.id);
   });
-  errors.push(...placementErrors(input.fields, input.pages));
+  errors.push(
+    ...nonSignerFieldErrors(input.fields, {
+      roleOf: (f) => input.roleOf?.get(f.ownerId),
+      path: (i) => fieldPath(i, `${participant}Id`),
+      participant,
+    }),
+    ...placementErrors(input.fields, input.pages),
+  );
   if (errors.length > 0) throw validationError(errors);
   const drafts = input.fields.map((field) => {
     const before = field.id === undefined ? undefined : existing.get(field.id);
@@ -224,12 +234,14 @@ export async function putFields(
     if (!current) throw new AppError('not_found', 'No such document.');
     requireDraft(current.status);
     const existing = new Map((await repo.listFields(trx, document.id)).map((f) => [f.id, f]));
+    const signees = await documentsRepo.listSignees(trx, document.id);
     const rows = replacementFields({
       fields: input.fields.map((f) => ({ ...f, ownerId: f.signeeId })),
-      owners: new Set((await documentsRepo.listSignees(trx, document.id)).map((s) => s.id)),
+      owners: new Set(signees.map((s) => s.id)),
       participant: 'signee',
       existing,
       pages,
+      roleOf: new Map(signees.map((s) => [s.id, s.role])),
     });
     const now = nowIso();
     // The same fields in the same order (a client saving again what it read) change nothing:
@@ -251,15 +263,16 @@ export async function putFields(
 }
 
 /**
- * Refuses to send a document with fields that cannot be signed: while a signee has no
- * signature field to sign in (422 `signature_field_missing` naming them), or a dropdown has no
+ * Refuses to send a document with fields that cannot be signed: while a signer has no
+ * signature field to sign in (422 `signature_field_missing` naming them; approvers and cc
+ * recipients need none), or a dropdown has no
  * option to choose (a `{{dropdown:N}}` text tag makes one; 422 at the field, as a `PUT` of it
  * would be). A document without fields signs on an appended page and needs none.
  */
 export async function requireSendableFields(
   db: DbOrTrx,
   documentId: string,
-  signees: Array<{ id: string; name: string; email: string }>,
+  signees: Array<{ id: string; name: string; email: string; role: SigneeRole }>,
 ) {
   const fields = await repo.listFields(db, documentId);
   if (fields.length === 0) return;
@@ -280,17 +293,17 @@ export async function requireSendableFields(
 
 function requireSignatureFields(
   fields: repo.FieldRow[],
-  signees: Array<{ id: string; name: string; email: string }>,
+  signees: Array<{ id: string; name: string; email: string; role: SigneeRole }>,
 ) {
   const withSignature = new Set(
     fields.filter((f) => f.type === 'signature').map((f) => f.signee_id),
   );
-  const missing = signees.filter((s) => !withSignature.has(s.id));
+  const missing = signees.filter((s) => signs(s) && !withSignature.has(s.id));
   if (missing.length === 0) return;
   const names = missing.map((s) => `${s.name} <${s.email}>`).join(', ');
   throw new AppError(
     'signature_field_missing',
-    `Every signee needs a signature field; ${names} ${missing.length === 1 ? 'has' : 'have'} none.`,
+    `Every signer needs a signature field; ${names} ${missing.length === 1 ? 'has' : 'have'} none.`,
     {
       errors: missing.map((s) => ({
         path: `signees.${signees.indexOf(s)}`,

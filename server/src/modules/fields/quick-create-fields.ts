@@ -2,7 +2,12 @@ import { validationError, type FieldError } from '../../lib/errors.js';
 import type { StoredUpload } from '../documents/documents.service.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { PageSize } from './field-types.js';
-import { MAX_FIELDS, placementErrors, type FieldDraft } from './fields.schemas.js';
+import {
+  nonSignerFieldErrors,
+  nonSignerProblem,
+  type SigneeRole,
+} from '../documents/signee-roles.js';
+import { MAX_FIELDS, fieldPath, placementErrors, type FieldDraft } from './fields.schemas.js';
 import { parseFieldsPart } from './fields.service.js';
 import { knownPageSizes, readPageSizes } from './page-sizes.js';
 import { scanTextTagsOffThread } from './text-tags-worker.js';
@@ -51,14 +56,23 @@ export async function prepareFields(
     participant?: 'signee' | 'role';
     /** Read the pages' sizes even with no field to place (a template always needs them). */
     pages?: 'always';
+    /** Each signee's (role's) recipient role, by position: fields are only for signers. */
+    roles?: SigneeRole[];
   },
 ): Promise<{ fields?: PlacedField[]; pageSizes?: PageSize[] }> {
   if (placed.fields.length === 0 && !placed.textTags && options.pages !== 'always') return {};
   const read = async () => options.kept?.() ?? (await readAll(storage, upload.key));
+  const participant = options.participant ?? 'signee';
+  const roleOf = (f: { signee: number }) => options.roles?.[f.signee];
+  const placedErrors = nonSignerFieldErrors(placed.fields, {
+    roleOf,
+    path: (i) => fieldPath(i, participant),
+    participant,
+  });
   if (!placed.textTags) {
     const pageSizes =
       knownPageSizes(upload.sha256) ?? (await readPageSizes(await read(), upload.sha256));
-    const errors = placementErrors(placed.fields, pageSizes);
+    const errors = [...placementErrors(placed.fields, pageSizes), ...placedErrors];
     if (errors.length > 0) throw validationError(errors);
     return { fields: placed.fields, pageSizes };
   }
@@ -67,16 +81,25 @@ export async function prepareFields(
     signeeCount: options.signeeCount,
     participant: options.participant,
   });
+  // A tag for an approver or a cc is a problem of that tag, told with its page.
+  const tagProblems = [
+    ...scan.problems,
+    ...scan.fields.flatMap(({ tag, page, ...f }) => {
+      const message = nonSignerProblem(roleOf(f), participant);
+      return message ? [{ tag, page, message }] : [];
+    }),
+  ];
   const errors = [
     ...placementErrors(placed.fields, scan.pages),
-    ...scan.problems.map((p) => ({
+    ...placedErrors,
+    ...tagProblems.map((p) => ({
       path: 'textTags',
       message: `${p.tag ? `${p.tag} on page ${p.page}` : `page ${p.page}`}: ${p.message}`,
     })),
   ];
   if (errors.length > 0) {
-    const detail = scan.problems.length
-      ? `Some text tags cannot become fields: ${errors.at(-1)!.message}${scan.problems.length > 1 ? ` (and ${scan.problems.length - 1} more)` : ''}.`
+    const detail = tagProblems.length
+      ? `Some text tags cannot become fields: ${errors.at(-1)!.message}${tagProblems.length > 1 ? ` (and ${tagProblems.length - 1} more)` : ''}.`
       : undefined;
     throw validationError(errors, detail);
   }

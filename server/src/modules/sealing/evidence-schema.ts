@@ -12,7 +12,9 @@ const auditEntry = z
       "SHA-256 of the canonical JSON of the entry before; the first entry's is the original's SHA-256",
     ),
     at: time,
-    action: z.string().describe("what happened, as the audit certificate says it ('signed', …)"),
+    action: z
+      .string()
+      .describe("what happened, as the audit certificate says it ('signed', 'approved', …)"),
     actor: z.string().describe("who: 'Name <e-mail>' for a signee, 'sender', 'system'"),
     ip: z.string().nullable(),
     userAgent: z.string().nullable(),
@@ -37,7 +39,15 @@ export const evidenceSigneeSchema = z
   .object({
     name: z.string(),
     email: z.string(),
-    status: z.enum(['pending', 'signed', 'declined']),
+    status: z
+      .enum(['pending', 'signed', 'declined'])
+      .describe("'signed' for an approver who approved; a cc recipient's stays 'pending'"),
+    role: z
+      .enum(['signer', 'approver', 'cc'])
+      .optional()
+      .describe(
+        "signer signs; approver approves ('approved' in the trail, no signature, no consent); cc is copied on the outcome (no link). Absent in files sealed before roles existed: signer",
+      ),
     invitation: z
       .object({
         channel: z

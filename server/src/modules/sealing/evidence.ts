@@ -85,6 +85,7 @@ function signatureOnly(s: SealSignature): EvidenceSignee {
     name: s.name,
     email: s.email,
     status: 'signed',
+    role: 'signer',
     invitation: { channel: null, invitedAt: null, emailedAt: [] },
     openedAt: null,
     signedAt: s.signedAt,
@@ -101,8 +102,10 @@ type AuditRow = Awaited<ReturnType<typeof listAudit>>[number];
 
 /**
  * Each signee's authentication evidence from what the database holds: the signee row, its
- * entries in the audit trail (the link issued or e-mailed to its address, the signature's
- * address and browser) and the drawn signature read for the seal.
+ * entries in the audit trail (the link issued or e-mailed to its address, the signature's or
+ * approval's address and browser) and the drawn signature read for the seal. An approver who
+ * approved is `signed` with no signature and no consent (they ticked none); a cc recipient
+ * held no link and stays `pending`.
  */
 export function gatherSigneeEvidence(
   signees: SigneeRow[],
@@ -121,13 +124,15 @@ export function gatherSigneeEvidence(
         [undefined, 'invitation', 'reminder'].includes(e.details?.kind as string | undefined),
     );
     const emailed = linkMails.filter((e) => e.action === 'e-mailed' && e.details?.to === s.email);
-    const signed = own.findLast((e) => e.action === 'signed');
+    const signed = own.findLast((e) => e.action === 'signed' || e.action === 'approved');
     const image = signatures.find((x) => x.email === s.email && x.image)?.image;
-    const drawn = s.status === 'signed' && s.signature_file !== null;
+    const signature = s.status === 'signed' && s.role === 'signer';
+    const drawn = signature && s.signature_file !== null;
     return {
       name: s.name,
       email: s.email,
       status: s.status,
+      role: s.role,
       invitation: {
         channel:
           linkMails.length > 0
@@ -143,8 +148,8 @@ export function gatherSigneeEvidence(
       ip: signed?.ip ?? null,
       userAgent: signed?.userAgent ?? null,
       // A signature is only accepted with the box ticked (signing.schemas.ts).
-      consent: s.status === 'signed' ? { given: true, statement: consent } : null,
-      method: s.status !== 'signed' ? null : drawn ? 'drawn' : 'typed',
+      consent: signature ? { given: true, statement: consent } : null,
+      method: !signature ? null : drawn ? 'drawn' : 'typed',
       typedName: s.signature_typed,
       signatureImageSha256: drawn && image ? sha256(image) : null,
     };
@@ -245,7 +250,7 @@ export function describeEvidence(report: EvidenceReport): string[] {
           ? 'link handed to the sender'
           : 'invitation not recorded';
     lines.push(
-      `    ${s.name} <${s.email}>: ${s.status}${s.signedAt ? ` ${s.signedAt}` : ''}${from(s.ip, s.userAgent)}`,
+      `    ${s.name} <${s.email}>${s.role && s.role !== 'signer' ? ` (${s.role})` : ''}: ${s.status}${s.signedAt ? ` ${s.signedAt}` : ''}${from(s.ip, s.userAgent)}`,
       `      ${invited}${s.invitation.emailedAt.length ? ` (${s.invitation.emailedAt.join(', ')})` : ''}; opened ${s.openedAt ?? 'not recorded'}; consent ${s.consent?.given ? 'given' : 'not recorded'}; ${s.method ?? 'no'} signature${s.typedName ? ` "${s.typedName}"` : ''}${s.signatureImageSha256 ? ` (image SHA-256 ${s.signatureImageSha256})` : ''}`,
     );
   }

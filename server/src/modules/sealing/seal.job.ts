@@ -53,7 +53,8 @@ export async function sealDocument(
   const document = await repo.findDocument(deps.db.kysely, documentId);
   if (!document || document.status !== 'pending_seal') return;
   const signees = await repo.listSignees(deps.db.kysely, documentId);
-  const signed = signees.filter((s) => s.status === 'signed');
+  // Signatures only: an approver's approval is in the audit trail and the evidence, not drawn.
+  const signed = signees.filter((s) => s.status === 'signed' && s.role === 'signer');
   // On local disk the sealing thread reads the original itself. The other reads are made
   // together: each waits its turn on the thread pool, and the last signature's wait for the seal
   // is what signees and integrators see.

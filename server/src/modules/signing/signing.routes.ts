@@ -8,6 +8,7 @@ import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { sendWebPage } from '../../http/web-assets.js';
 import {
+  approveBody,
   declineBody,
   signBody,
   signingStepResponse,
@@ -16,6 +17,8 @@ import {
 } from './signing.schemas.js';
 import { checkSignaturePixels, checkSignaturePng } from './signature-image.js';
 import * as signing from './signing.service.js';
+import { approveDocument } from './approve.js';
+import type { SigneeRole } from '../documents/signee-roles.js';
 import { recordPageView } from './first-view.js';
 import { presentField } from '../fields/fields.service.js';
 
@@ -26,6 +29,7 @@ function present(r: {
     email: string;
     status: 'pending' | 'signed' | 'declined';
     language: string | null;
+    role: SigneeRole;
   };
   document: {
     id: string;
@@ -42,6 +46,7 @@ function present(r: {
       name: r.signee.name,
       email: r.signee.email,
       status: r.signee.status,
+      role: r.signee.role,
     },
     document: {
       id: r.document.id,
@@ -201,12 +206,35 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   );
 
   app.post(
+    '/api/signing/:token/approve',
+    {
+      onRequest: onWrite,
+      schema: {
+        operationId: 'approve',
+        summary: "Approve: an approver's yes, with no signature",
+        description:
+          'For a signee whose role is approver: their turn in the signing order, as a signature would be (status signed, signedAt, signee.status_changed, audit action approved). No body, or {}. A signer gets 409 invalid_status; an approver rejects with POST /api/signing/{token}/decline {reason}.',
+        tags,
+        security,
+        params: tokenParams,
+        body: approveBody,
+        response: {
+          200: signingStepResponse,
+          ...errorResponses(404, 409, 410, 422),
+        },
+      },
+    },
+    async (request) =>
+      present(await approveDocument(d, { token: request.params.token, origin: originOf(request) })),
+  );
+
+  app.post(
     '/api/signing/:token/decline',
     {
       onRequest: onWrite,
       schema: {
         operationId: 'decline',
-        summary: 'Decline to sign, with a reason',
+        summary: 'Decline to sign (or, for an approver, reject), with a reason',
         tags,
         security,
         params: tokenParams,

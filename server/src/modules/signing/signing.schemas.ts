@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fieldSchema, MAX_FIELDS, MAX_TEXT_VALUE } from '../fields/fields.schemas.js';
+import { signeeRoleSchema } from '../documents/signee-roles.js';
 
 /** Path parameters of the signing routes: the link's token, which is the credential. */
 export const tokenParams = z.object({ token: z.string().min(10).max(200) });
@@ -10,6 +11,9 @@ export const signeeView = z.object({
   name: z.string(),
   email: z.string(),
   status: z.enum(['pending', 'signed', 'declined']),
+  role: signeeRoleSchema.describe(
+    'signer: signs (POST …/sign); approver: approves (POST …/approve) or rejects (POST …/decline), with no signature and no field',
+  ),
 });
 
 /** The document as the signing page sees it. */
@@ -24,7 +28,7 @@ export const documentView = z.object({
     .string()
     .nullable()
     .describe(
-      'After signing or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended',
+      'After signing (or approving) or declining, the page goes here with ?documentId=…&signeeId=…&event=signed|declined appended (an approval is event=signed)',
     ),
 });
 
@@ -61,7 +65,10 @@ export const signBody = z.object({
     .optional(),
 });
 
-/** Body of a refusal to sign. */
+/** Body of an approval: nothing, or an empty object. */
+export const approveBody = z.object({}).strict().nullish();
+
+/** Body of a refusal to sign (or an approver's rejection). */
 export const declineBody = z.object({ reason: z.string().trim().min(1).max(1000) });
 
 /** What the signing page is shown: the signee, the document and whether they may sign now. */

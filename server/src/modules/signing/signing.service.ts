@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db, Engine } from '../../db/handle.js';
+import type { Db } from '../../db/handle.js';
 import { AppError, validationError } from '../../lib/errors.js';
-import type { DbOrTrx } from '../../db/handle.js';
-import { hashSecret, nowIso } from '../../lib/ids.js';
+import { nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import * as repo from '../documents/documents.repo.js';
-import { isOpenForSigning, moveDocument, moveSignee } from '../documents/lifecycle.js';
-import { inviteSignees } from '../documents/sending.service.js';
+import { moveDocument, moveSignee } from '../documents/lifecycle.js';
 import { queueDeclineNotices } from '../documents/after-signing.js';
-import { blockedReason, currentWave } from '../documents/signing-turns.js';
+import { blockedReason } from '../documents/signing-turns.js';
+import { advanceSigning, assertTurn, resolveLink } from './signing-steps.js';
 import { recordFirstView } from './first-view.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
@@ -51,52 +50,6 @@ async function storeDrawn(
 
 const adopted = (mark: SignatureInput): AdoptedMark =>
   mark.type === 'typed' ? { type: 'typed', text: mark.text } : { type: 'drawn' };
-
-// Resolves a link to its signee and document; finished documents answer 410.
-async function resolveLink(db: DbOrTrx, token: string, lock?: Engine) {
-  const tokenHash = hashSecret(token);
-  let signee = await repo.findSigneeByTokenHash(db, tokenHash);
-  if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
-  // In a transaction that changes the document, it is held until the commit (lockDocument), and
-  // the signee read again under the lock: signees of one wave sign whenever they like, and two
-  // signing at once must each see the other's signature, or neither completes the document.
-  const document = lock
-    ? await repo.lockDocument(db, lock, signee.document_id)
-    : await repo.findDocument(db, signee.document_id);
-  if (lock) signee = await repo.findSigneeByTokenHash(db, tokenHash);
-  if (!signee) throw new AppError('not_found', 'This signing link does not exist.');
-  if (!document) throw new AppError('not_found', 'This signing link does not exist.');
-  // Past its deadline a document is closed at once, even before its expiry job has run.
-  const expired =
-    document.cancel_reason === 'expired' ||
-    (document.expires_at !== null && document.expires_at <= nowIso());
-  if (!isOpenForSigning(document.status) || expired) {
-    const state = expired ? 'expired' : document.status.replace('_', ' ');
-    throw new AppError(
-      'link_expired',
-      `This signing link is no longer valid: the document is ${state}.`,
-      {
-        extensions: { language: document.email_language },
-      },
-    );
-  }
-  return { signee, document };
-}
-
-// Refuses a signee whose turn it is not, or who has signed or declined already.
-function assertTurn(
-  document: repo.DocumentRow,
-  signees: repo.SigneeRow[],
-  signee: repo.SigneeRow,
-  verb: 'sign' | 'decline',
-) {
-  const reason = blockedReason(document, signees, signee);
-  if (reason === 'not_your_turn') {
-    throw new AppError('not_your_turn', 'Earlier signees have to sign first.');
-  }
-  if (reason)
-    throw new AppError('invalid_status', `You cannot ${verb}: ${reason.replace('_', ' ')}.`);
-}
 
 /** What the signing page shows; the first view is recorded as "opened". */
 export async function viewSigning(deps: SigningDeps, token: string, origin: RequestOrigin) {
@@ -217,35 +170,24 @@ export async function signDocument(
       at: now,
     });
     await fillFields(trx, doc.id, filled, now);
-    const after = signees.map((s) =>
-      s.id === current.id ? { ...s, status: 'signed' as const, signed_at: now } : s,
-    );
-    const next = currentWave(doc, after);
-    if (next.length === 0) {
-      await moveDocument(trx, {
-        document: doc,
-        move: 'complete',
-        at: now,
-        by: { actor: `signee:${current.id}`, origin: input.origin },
-      });
-    } else {
-      const uninvited = next.filter((s) => s.invited_at === null);
-      if (uninvited.length > 0) {
-        const sender = await findUserById(trx, doc.user_id);
-        await inviteSignees(trx, deps, {
-          document: doc,
-          signees: uninvited,
-          senderName: sender?.name ?? 'Signet',
-        });
-      }
-    }
+    await advanceSigning(trx, deps, {
+      document: doc,
+      signees: signees.map((s) =>
+        s.id === current.id ? { ...s, status: 'signed' as const, signed_at: now } : s,
+      ),
+      by: { actor: `signee:${current.id}`, origin: input.origin },
+      at: now,
+    });
     return { signeeId: current.id, documentId: doc.id };
   });
   deps.wakeJobs();
   return reload(deps, result.documentId, result.signeeId);
 }
 
-/** pending → declined for the signee and → declined for the document: terminal. */
+/**
+ * pending → declined for the signee and → declined for the document: terminal. An approver's
+ * rejection is this same decline (decisions §12).
+ */
 export async function declineDocument(
   deps: SigningDeps,
   input: { token: string; reason: string; origin: RequestOrigin },
@@ -285,7 +227,8 @@ export async function declineDocument(
   return reload(deps, result.documentId, result.signeeId);
 }
 
-async function reload(deps: SigningDeps, documentId: string, signeeId: string) {
+/** The document and the signee as they stand after a step, for its answer. */
+export async function reload(deps: SigningDeps, documentId: string, signeeId: string) {
   const document = await repo.findDocument(deps.db.kysely, documentId);
   const signees = await repo.listSignees(deps.db.kysely, documentId);
   return { document: document!, signee: signees.find((s) => s.id === signeeId)! };

@@ -3,7 +3,12 @@ import { validationError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import { getDocument, insertDraft, newDocumentRow } from '../documents/documents.service.js';
-import { reportDeliveries, sendDraft, type SendingDeps } from '../documents/sending.service.js';
+import {
+  deliveriesInOrder,
+  reportDeliveries,
+  sendDraft,
+  type SendingDeps,
+} from '../documents/sending.service.js';
 import { decodeFields } from '../fields/fields.repo.js';
 import { assertMemberCan } from '../tenants/tenants.service.js';
 import { prefillValues, type PrefillValue } from './prefill.js';
@@ -63,6 +68,8 @@ export async function createFromTemplateInTrx(
     name: s.name,
     language: s.language,
     signingOrder: roles[s.roleIndex].signingOrder ?? undefined,
+    // The template role's recipient role: signer, approver or cc.
+    role: roles[s.roleIndex].role,
   }));
   const position = new Map(input.signees.map((s, i) => [roles[s.roleIndex].id, i]));
   const document = newDocumentRow({
@@ -172,5 +179,5 @@ export async function createDocumentFromTemplate(
   const { sent, invites, waiting } = made.sending;
   const deliveries = await reportDeliveries(deps, sent, invites, waiting);
   const result = await getDocument(deps, { documentId: sent.id, userId: input.userId });
-  return { ...result, deliveries: result.signees.map((s) => deliveries.get(s.id)!) };
+  return { ...result, deliveries: deliveriesInOrder(result.signees, deliveries) };
 }

@@ -4,16 +4,27 @@ import type { DbOrTrx, Engine } from '../../db/handle.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { TemplatesTable } from '../../db/schema.js';
 import type { Cursor } from '../../lib/cursor.js';
+import { roleOrSigner, type SigneeRole } from '../documents/signee-roles.js';
 
 /** A template row. */
 export type TemplateRow = Selectable<TemplatesTable>;
 
-/** One of a template's roles: who signs in its place on each document made from it. */
-export type TemplateRole = { id: string; name: string; signingOrder: number | null };
+/**
+ * One of a template's roles: who signs in its place on each document made from it, and their
+ * recipient role (`role`: signer, approver or cc).
+ */
+export type TemplateRole = {
+  id: string;
+  name: string;
+  signingOrder: number | null;
+  role: SigneeRole;
+};
 
-/** A template's roles, decoded. */
+/** A template's roles, decoded; one saved before recipient roles existed is a signer. */
 export function rolesOf(template: Pick<TemplateRow, 'roles'>): TemplateRole[] {
-  return JSON.parse(template.roles) as TemplateRole[];
+  return (
+    JSON.parse(template.roles) as Array<Omit<TemplateRole, 'role'> & { role?: SigneeRole }>
+  ).map((r) => ({ ...r, role: roleOrSigner(r.role) }));
 }
 
 /** Inserts a new template. */

@@ -77,7 +77,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
         tags,
         consumes: ['multipart/form-data'],
         description:
-          'Multipart parts: file (one PDF, below 50 MiB), tenantId, template (JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?}); optional fields (JSON array as quick-create, with role, the 0-based position in roles, instead of signee) and textTags (true: {{TYPE:N}} tags, N the 1-based role).',
+          'Multipart parts: file (one PDF, below 50 MiB), tenantId, template (JSON {name, roles: [{name, signingOrder?, role?}], signingMessage?, emailLanguage?, signingOrderEnabled?}; role: signer (default), approver or cc, the recipient role of whoever fills it; fields only for signer roles); optional fields (JSON array as quick-create, with role, the 0-based position in roles, instead of signee) and textTags (true: {{TYPE:N}} tags, N the 1-based role).',
         response: {
           201: templateWithFieldsSchema,
           ...errorResponses(401, 403, 404, 413, 415, 422),
@@ -105,6 +105,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
           kept: parts.ends?.whole,
           participant: 'role',
           pages: 'always',
+          roles: decoded.template.roles.map((r) => r.role ?? 'signer'),
         });
         const fingerprint = () =>
           requestFingerprint([request.url, parts.fields, upload.sha256, upload.filename]);

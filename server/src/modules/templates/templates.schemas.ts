@@ -14,6 +14,7 @@ import {
   redirectUrlSchema,
 } from '../documents/integrator-fields.js';
 import { emailLanguages } from '../tenants/tenants.schemas.js';
+import { signeeRoleSchema, someoneActs } from '../documents/signee-roles.js';
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 const roleName = z.string().trim().min(1, 'must not be empty').max(200);
@@ -26,7 +27,14 @@ export { MAX_EXTERNAL_ID, MAX_METADATA_BYTES } from '../documents/integrator-fie
 
 /** A template's role: who signs in its place on each document made from it. */
 export const templateRoleSchema = z
-  .object({ id: z.uuid(), name: z.string(), signingOrder: z.number().int().nullable() })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    signingOrder: z.number().int().nullable(),
+    role: signeeRoleSchema.describe(
+      'the recipient role of whoever fills it: signer, approver (approves, no fields) or cc (copied, no link)',
+    ),
+  })
   .meta({ id: 'TemplateRole' });
 
 /** The Template resource (decisions §11). */
@@ -63,11 +71,17 @@ export const templateWithFieldsSchema = z.object({
   fields: z.array(templateFieldSchema),
 });
 
-const roleInput = z.object({ name: roleName, signingOrder: signingOrder.optional() }).strict();
+const recipientRole = signeeRoleSchema.optional();
+const roleInput = z
+  .object({ name: roleName, signingOrder: signingOrder.optional(), role: recipientRole })
+  .strict();
+// Someone has to sign or approve the documents a template makes.
+const ROLES_ACT = 'at least one role must be a signer or an approver';
 const rolesInput = z
   .array(roleInput)
   .min(1, 'at least one role is required')
-  .max(MAX_ROLES, `at most ${MAX_ROLES} roles`);
+  .max(MAX_ROLES, `at most ${MAX_ROLES} roles`)
+  .refine(someoneActs, ROLES_ACT);
 const settings = {
   signingMessage: z.string().max(5000).nullable().optional(),
   emailLanguage: z.enum(emailLanguages).optional(),
@@ -85,7 +99,7 @@ export const createTemplateParts = z.object({
   template: z
     .string()
     .describe(
-      'JSON {name, roles: [{name, signingOrder?}], signingMessage?, emailLanguage?, signingOrderEnabled?}',
+      'JSON {name, roles: [{name, signingOrder?, role?}], signingMessage?, emailLanguage?, signingOrderEnabled?}; role: signer (default), approver or cc',
     ),
   fields: z
     .string()
@@ -107,7 +121,9 @@ export const saveAsTemplateBody = z
     roles: z
       .array(z.union([roleName, roleInput]))
       .optional()
-      .describe("one per signee, in the signees' order: a name, or {name, signingOrder?}"),
+      .describe(
+        "one per signee, in the signees' order: a name, or {name, signingOrder?, role?}; each role keeps its signee's role unless given",
+      ),
   })
   .strict();
 
@@ -123,11 +139,13 @@ export const updateTemplateBody = z
             id: z.uuid().optional(),
             name: roleName,
             signingOrder: signingOrder.optional(),
+            role: recipientRole,
           })
           .strict(),
       )
       .min(1, 'at least one role is required')
       .max(MAX_ROLES, `at most ${MAX_ROLES} roles`)
+      .refine(someoneActs, ROLES_ACT)
       .optional()
       .describe(
         'the whole list: an entry with an id keeps that role, a role left out goes with its fields',
@@ -157,7 +175,9 @@ export const fromTemplateBody = z
           language: z.enum(emailLanguages).optional(),
         }),
       )
-      .describe("one per role: the role's name or 0-based index"),
+      .describe(
+        "one per role: role is the template role's name or 0-based index; each signee takes that role's recipient role (signer, approver or cc)",
+      ),
     prefill: z
       .record(z.string(), z.union([z.string(), z.boolean()]))
       .optional()

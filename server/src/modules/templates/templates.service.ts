@@ -23,6 +23,8 @@ import type { Storage } from '../storage/storage.js';
 import { findTenant } from '../tenants/tenants.repo.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { releaseTemplateFile } from './template-files.js';
+import { requireRoleFields } from './template-roles.js';
+import { requireSomeoneActs, type SigneeRole } from '../documents/signee-roles.js';
 import * as repo from './templates.repo.js';
 
 /** What template services need. */
@@ -32,7 +34,7 @@ export type TemplateDeps = {
   config: Pick<Config, 'publicUrl' | 'secretKey' | 'downloadUrlTtlSeconds'>;
 };
 
-type RoleInput = { id?: string; name: string; signingOrder?: number };
+type RoleInput = { id?: string; name: string; signingOrder?: number; role?: SigneeRole };
 type Settings = {
   signingMessage?: string | null;
   emailLanguage?: string;
@@ -98,7 +100,7 @@ export function presentTemplateWithFields(deps: TemplateDeps, t: repo.TemplateRo
 function checkedRoles(inputs: RoleInput[], current: repo.TemplateRole[], path: string) {
   const errors: FieldError[] = [];
   const names = new Set<string>();
-  const known = new Set(current.map((r) => r.id));
+  const known = new Map(current.map((r) => [r.id, r]));
   const roles = inputs.map((input, i): repo.TemplateRole => {
     const folded = input.name.trim().toLowerCase();
     if (names.has(folded)) {
@@ -112,9 +114,13 @@ function checkedRoles(inputs: RoleInput[], current: repo.TemplateRole[], path: s
       id: input.id ?? newId(),
       name: input.name.trim(),
       signingOrder: input.signingOrder ?? null,
+      // A role kept by its id keeps its recipient role unless the input gives one.
+      role:
+        input.role ?? (input.id === undefined ? undefined : known.get(input.id)?.role) ?? 'signer',
     };
   });
   if (errors.length > 0) throw validationError(errors);
+  requireSomeoneActs(roles, path);
   return roles;
 }
 
@@ -211,7 +217,7 @@ export async function saveAsTemplate(
     documentId: string;
     userId: string;
     name: string;
-    roles?: Array<string | { name: string; signingOrder?: number }>;
+    roles?: Array<string | { name: string; signingOrder?: number; role?: SigneeRole }>;
   },
 ) {
   const document = await readableDocument(deps.db, input);
@@ -234,9 +240,12 @@ export async function saveAsTemplate(
   }
   const roles = checkedRoles(
     signees.map((s, i) => {
+      // Each role keeps its signee's recipient role unless `roles` gives another.
       const given = input.roles?.[i];
-      if (given === undefined) return { name: s.name, signingOrder: s.signing_order ?? undefined };
-      return typeof given === 'string' ? { name: given } : given;
+      if (given === undefined) {
+        return { name: s.name, signingOrder: s.signing_order ?? undefined, role: s.role };
+      }
+      return typeof given === 'string' ? { name: given, role: s.role } : { role: s.role, ...given };
     }),
     [],
     'roles',
@@ -366,8 +375,10 @@ export async function updateTemplate(
     if (input.roles) {
       roles = checkedRoles(input.roles, roles, 'roles');
       const kept = new Set(roles.map((r) => r.id));
+      const fields = decodeFields(current.fields).filter((f) => kept.has(f.signee_id));
+      requireRoleFields(roles, fields);
       set.roles = JSON.stringify(roles);
-      set.fields = encodeFields(decodeFields(current.fields).filter((f) => kept.has(f.signee_id)));
+      set.fields = encodeFields(fields);
     }
     const linkOn = input.directLink?.enabled ?? current.direct_link_enabled === 1;
     if (linkOn) requireDirectLinkable(roles, decodeFields(set.fields ?? current.fields));
@@ -431,6 +442,7 @@ export async function putTemplateFields(
       participant: 'role',
       existing: new Map(decodeFields(current.fields).map((f) => [f.id, f])),
       pages: JSON.parse(current.page_sizes) as PageSize[],
+      roleOf: new Map(roles.map((r) => [r.id, r.role])),
     });
     if (current.direct_link_enabled === 1) requireDirectLinkable(roles, rows);
     await repo.updateTemplate(trx, current.id, {

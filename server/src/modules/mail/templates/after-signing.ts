@@ -54,8 +54,13 @@ export function renderDeclined(
   });
 }
 
-/** To the other invited signees: someone declined, their link no longer works. */
-export function renderDeclinedNotice(input: Common & { signeeName: string }): RenderedEmail {
+/**
+ * To the other invited signees: someone declined, their link no longer works; `cc`: to a cc
+ * recipient, who held no link.
+ */
+export function renderDeclinedNotice(
+  input: Common & { signeeName: string; cc?: boolean },
+): RenderedEmail {
   const m = messages(input.language).email;
   const values = {
     document: displayValue(input.documentName, DOCUMENT_NAME_MAX),
@@ -65,13 +70,19 @@ export function renderDeclinedNotice(input: Common & { signeeName: string }): Re
     language: input.language,
     subject: format(m.declinedNotice.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
-    paragraphs: [format(m.declinedNotice.body, values), m.nothingToDo],
+    paragraphs: [
+      format(input.cc ? m.ccNotice.declined : m.declinedNotice.body, values),
+      m.nothingToDo,
+    ],
   });
 }
 
-/** To the invited signees: the sender cancelled, with the reason when one was given. */
+/**
+ * To the invited signees (and cc recipients: `cc`): the sender cancelled, with the reason when
+ * one was given, or the deadline passed.
+ */
 export function renderCancelledNotice(
-  input: Common & { senderName: string; reason: string | null; expired?: boolean },
+  input: Common & { senderName: string; reason: string | null; expired?: boolean; cc?: boolean },
 ): RenderedEmail {
   const m = messages(input.language).email;
   const values = {
@@ -80,11 +91,12 @@ export function renderCancelledNotice(
   };
   // Expired: the deadline passed; no one chose it, so no reason is quoted.
   const notice = input.expired ? m.expiredNotice : m.cancelledNotice;
+  const ccBody = input.expired ? m.ccNotice.expired : m.ccNotice.cancelled;
   return renderMessage({
     language: input.language,
     subject: format(notice.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
-    paragraphs: [format(notice.body, values), m.nothingToDo],
+    paragraphs: [format(input.cc ? ccBody : notice.body, values), m.nothingToDo],
     quote:
       input.reason && !input.expired
         ? { label: m.cancelledNotice.reason, text: input.reason }

@@ -6,7 +6,10 @@ import { DOCUMENT_NAME_MAX, displayValue } from './untrusted.js';
 /** Languages e-mails are written in. */
 export type EmailLanguage = Language;
 
-/** The invitation (or reminder) to sign, in the document's language. */
+/**
+ * The invitation (or reminder) to sign, in the document's language; with `approval`, to review
+ * and approve (an approver's: decisions §12).
+ */
 export function renderInvitation(input: {
   language: EmailLanguage;
   signeeName: string;
@@ -15,8 +18,10 @@ export function renderInvitation(input: {
   signingUrl: string;
   signingMessage: string | null;
   reminder?: boolean;
+  approval?: boolean;
 }): RenderedEmail {
   const m = messages(input.language).email;
+  const words = input.approval ? { ...m.invitation, ...m.approval } : m.invitation;
   // Names chosen by the sender, shown quoted and bounded, never as the one speaking.
   const values = {
     sender: displayValue(input.senderName),
@@ -25,11 +30,11 @@ export function renderInvitation(input: {
   const message = input.signingMessage?.trim() || null;
   return renderMessage({
     language: input.language,
-    subject: format(input.reminder ? m.invitation.reminderSubject : m.invitation.subject, values),
+    subject: format(input.reminder ? words.reminderSubject : words.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.signeeName) }),
-    paragraphs: [format(input.reminder ? m.invitation.reminderBody : m.invitation.body, values)],
-    quote: message ? { label: m.invitation.message, text: message } : undefined,
-    button: { href: input.signingUrl, label: m.invitation.button },
-    footer: m.invitation.footer,
+    paragraphs: [format(input.reminder ? words.reminderBody : words.body, values)],
+    quote: message ? { label: words.message, text: message } : undefined,
+    button: { href: input.signingUrl, label: words.button },
+    footer: words.footer,
   });
 }
