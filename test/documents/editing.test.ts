@@ -204,7 +204,8 @@ describe.each(ENGINES)('editing documents and their signees on %s', (engine) => 
       ['POST', 'signees', { email: 'nope', name: 'X' }, 'email'],
       ['POST', 'signees', { email: 'd@example.com', name: ' ' }, 'name'],
       ['POST', 'signees', { email: 'd@example.com', name: 'D', signingOrder: 0 }, 'signingOrder'],
-      ['POST', 'signees', { email: 'd@example.com', name: 'D', role: 'x' }, ''],
+      ['POST', 'signees', { email: 'd@example.com', name: 'D', role: 'x' }, 'role'],
+      ['POST', 'signees', { email: 'd@example.com', name: 'D', rank: 'x' }, ''],
       ['PATCH', `signees/${carol.id}`, { email: 'Bob@Example.com' }, 'email'],
       ['PATCH', `signees/${carol.id}`, {}, ''],
     ];
