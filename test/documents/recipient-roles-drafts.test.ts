@@ -121,11 +121,20 @@ describe.each(ENGINES)('recipient roles of drafts and templates on %s', (engine)
     expect(await credits()).toBe(before - 1);
 
     // Saved back as a template, each role keeps its signee's role.
-    const draft = await create([
-      { email: addr('a'), name: 'Ann' },
-      { email: addr('b'), name: 'Ben', role: 'approver' },
-      { email: addr('c'), name: 'Cid', role: 'cc' },
-    ]);
+    const draft = await create(
+      [
+        { email: addr('a'), name: 'Ann' },
+        { email: addr('b'), name: 'Ben', role: 'approver' },
+        { email: addr('c'), name: 'Cid', role: 'cc' },
+      ],
+      { fields: JSON.stringify([{ signee: 0, type: 'signature', ...box }]) },
+    );
+    const onFields = await call('POST', `/api/documents/${draft.id}/save-as-template`, {
+      name: 'Saved roles',
+      roles: [{ name: 'Buyer', role: 'approver' }, 'Checker', 'Archive'],
+    });
+    expect(onFields.status).toBe(422);
+    expect(onFields.body.errors[0].path).toBe('roles[0].role');
     const saved = await call('POST', `/api/documents/${draft.id}/save-as-template`, {
       name: 'Saved roles',
       roles: ['Buyer', { name: 'Checker' }, { name: 'Archive', role: 'cc' }],

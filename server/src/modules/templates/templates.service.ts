@@ -258,6 +258,8 @@ export async function saveAsTemplate(
     signee_id: roleOf.get(f.signee_id)!,
     filled_at: null,
   }));
+  // A `roles` entry may make a signer with fields an approver or a cc.
+  requireRoleFields(roles, fields);
   const id = newId();
   const key = templateFileKey(id);
   const stored = await deps.storage.put(
