@@ -9,6 +9,7 @@ import {
   metadataSchema,
   redirectUrlSchema,
 } from './integrator-fields.js';
+import { remindersAnswer, remindersInput } from './reminder-policy.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -106,6 +107,7 @@ export const documentSchema = z
       .describe(
         'Why a cancelled document was cancelled: "expired", or null (its sender cancelled it)',
       ),
+    reminders: remindersAnswer,
     redirectUrl: z
       .string()
       .nullable()
@@ -172,6 +174,7 @@ export const quickCreateFieldsSchema = z.object({
   externalId: externalIdSchema.optional(),
   metadata: metadataSchema.optional(),
   redirectUrl: redirectUrlSchema.optional(),
+  reminders: remindersInput.optional(),
 });
 
 /** A multipart part holding one PDF, for the OpenAPI document. */
@@ -218,6 +221,11 @@ export const quickCreateParts = z
     redirectUrl: redirectUrlSchema
       .optional()
       .describe('where the signing page sends each signee after they sign or decline'),
+    reminders: remindersInput
+      .optional()
+      .describe(
+        "JSON {firstAfterDays, everyDays, max}: automatic reminders for this document; null: none; absent: the tenant's defaults",
+      ),
   })
   .meta({
     examples: [
@@ -230,6 +238,7 @@ export const quickCreateParts = z
         externalId: 'crm-deal-1042',
         metadata: { dealId: '1042', region: 'emea' },
         redirectUrl: 'https://app.example.com/contracts/1042/done',
+        reminders: { firstAfterDays: 3, everyDays: 2, max: 3 },
       },
     ],
   });
@@ -249,7 +258,7 @@ export const quickCreatePartsSchema = z.record(z.string(), z.string()).transform
   };
   // A JSON part that is not JSON is told once, as such, not again by the schema.
   const undecodable = new Set<PropertyKey>();
-  const decoded = (key: 'signees' | 'metadata', message: string): unknown => {
+  const decoded = (key: 'signees' | 'metadata' | 'reminders', message: string): unknown => {
     if (raw[key] === undefined) return undefined;
     try {
       return JSON.parse(raw[key]);
@@ -261,11 +270,12 @@ export const quickCreatePartsSchema = z.record(z.string(), z.string()).transform
   };
   const signees = decoded('signees', 'must be a JSON array of {email, name}');
   const metadata = decoded('metadata', 'must be a JSON object of string values');
+  const reminders = decoded('reminders', 'must be JSON: {firstAfterDays, everyDays, max} or null');
   // Multipart parts skip the JSON hooks: the same NUL rule as every other field. A NUL in a
   // part's name (path '') passes: no field of ours has such a name, so the part is ignored.
-  const nul = findNulCharacter({ ...raw, signees, metadata }, '');
+  const nul = findNulCharacter({ ...raw, signees, metadata, reminders }, '');
   if (nul) report(nul.split('.'), 'must not contain NUL characters');
-  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees, metadata });
+  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees, metadata, reminders });
   if (!fields.success) {
     // An issue inside `signees` is told only when it is the first issue of all.
     for (const issue of fields.error.issues) {

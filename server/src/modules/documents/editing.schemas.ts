@@ -7,6 +7,7 @@ import {
   signeeSchema,
 } from './documents.schemas.js';
 import { externalIdSchema, metadataSchema, redirectUrlSchema } from './integrator-fields.js';
+import { remindersInput } from './reminder-policy.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
 
@@ -30,6 +31,7 @@ export const editDocumentBody = z
       .optional()
       .describe('the whole new object (not merged with the old one); null removes it'),
     redirectUrl: redirectUrlSchema.nullable().optional(),
+    reminders: remindersInput.optional(),
   })
   .strict()
   .refine(atLeastOne, 'give at least one property to change')
@@ -66,6 +68,7 @@ export const OPEN_ONLY: ReadonlyArray<keyof DocumentEdit> = [
   'externalId',
   'metadata',
   'redirectUrl',
+  'reminders',
 ];
 
 /** `POST /api/documents/{id}/signees`: one signee input, as in quick-create. */

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/handle.js';
+import type { ReminderPolicy } from '../documents/reminder-policy.js';
 import { validationError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
@@ -50,6 +51,7 @@ export async function createFromTemplateInTrx(
     metadata?: Record<string, string> | null;
     expiresAt?: string;
     redirectUrl?: string | null;
+    reminders?: ReminderPolicy | null;
     actor: string;
     origin?: RequestOrigin;
     /** More details for the `created` audit entry. */
@@ -87,6 +89,7 @@ export async function createFromTemplateInTrx(
     metadata: input.metadata,
     expiresAt: input.expiresAt,
     redirectUrl: input.redirectUrl,
+    reminders: input.reminders,
     at: nowIso(),
   });
   const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, ...f }) => ({
@@ -123,6 +126,7 @@ export async function createDocumentFromTemplate(
     metadata?: Record<string, string>;
     expiresAt?: string;
     redirectUrl?: string;
+    reminders?: ReminderPolicy | null;
     send?: boolean;
     origin: RequestOrigin;
   },
@@ -153,6 +157,7 @@ export async function createDocumentFromTemplate(
       metadata: input.metadata,
       expiresAt: input.expiresAt,
       redirectUrl: input.redirectUrl,
+      reminders: input.reminders,
       actor,
       origin: input.origin,
     });
