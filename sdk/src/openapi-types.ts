@@ -1365,6 +1365,11 @@ export interface components {
          *       },
          *       "expiresAt": "2026-12-31T17:00:00.000Z",
          *       "cancelReason": null,
+         *       "reminders": {
+         *         "firstAfterDays": 3,
+         *         "everyDays": 2,
+         *         "max": 3
+         *       },
          *       "redirectUrl": "https://app.example.com/deals/4711/signed",
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
@@ -1413,6 +1418,12 @@ export interface components {
             expiresAt: string | null;
             /** @description Why a cancelled document was cancelled: "expired", or null (its sender cancelled it) */
             cancelReason: "expired" | null;
+            /** @description Automatic reminders: set on the document, or once sent the tenant's defaults as they were then; null: none (or, in a draft, the tenant's defaults at sending) */
+            reminders: {
+                firstAfterDays: number;
+                everyDays: number | null;
+                max: number;
+            } | null;
             /** @description Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended */
             redirectUrl: string | null;
             /** Format: uri */
@@ -1627,7 +1638,10 @@ export interface components {
          *         "email.failed"
          *       ],
          *       "reminderCooldownMinutes": 60,
-         *       "expiryDays": null
+         *       "expiryDays": null,
+         *       "reminderFirstAfterDays": 3,
+         *       "reminderEveryDays": 2,
+         *       "reminderMax": 3
          *     }
          */
         TenantSettings: {
@@ -1641,6 +1655,12 @@ export interface components {
             reminderCooldownMinutes: number;
             /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
             expiryDays: number | null;
+            /** @description Automatic reminders: whole days after a signee's invitation until the first (null: reminderEveryDays, or none if both are null), for documents sent without their own reminders */
+            reminderFirstAfterDays: number | null;
+            /** @description Whole days between automatic reminders; null: only the first */
+            reminderEveryDays: number | null;
+            /** @description Automatic reminders per signee at most */
+            reminderMax: number;
         };
         /**
          * @example {
@@ -3442,7 +3462,10 @@ export interface operations {
                      *           "email.failed"
                      *         ],
                      *         "reminderCooldownMinutes": 60,
-                     *         "expiryDays": null
+                     *         "expiryDays": null,
+                     *         "reminderFirstAfterDays": 3,
+                     *         "reminderEveryDays": 2,
+                     *         "reminderMax": 3
                      *       }
                      *     }
                      */
@@ -3491,7 +3514,10 @@ export interface operations {
                  *         "document.status_changed"
                  *       ],
                  *       "reminderCooldownMinutes": 15,
-                 *       "expiryDays": 1
+                 *       "expiryDays": 1,
+                 *       "reminderFirstAfterDays": 1,
+                 *       "reminderEveryDays": 1,
+                 *       "reminderMax": 1
                  *     }
                  */
                 "application/json": {
@@ -3505,6 +3531,12 @@ export interface operations {
                     reminderCooldownMinutes?: number;
                     /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
                     expiryDays?: number | null;
+                    /** @description Automatic reminders: whole days after a signee's invitation until the first (null: reminderEveryDays, or none if both are null), for documents sent without their own reminders */
+                    reminderFirstAfterDays?: number | null;
+                    /** @description Whole days between automatic reminders; null: only the first */
+                    reminderEveryDays?: number | null;
+                    /** @description Automatic reminders per signee at most */
+                    reminderMax?: number;
                 };
             };
         };
@@ -3526,7 +3558,10 @@ export interface operations {
                      *           "email.failed"
                      *         ],
                      *         "reminderCooldownMinutes": 60,
-                     *         "expiryDays": null
+                     *         "expiryDays": null,
+                     *         "reminderFirstAfterDays": 3,
+                     *         "reminderEveryDays": 2,
+                     *         "reminderMax": 3
                      *       }
                      *     }
                      */
@@ -4609,6 +4644,15 @@ export interface operations {
                      * @description where the signing page sends each signee after they sign or decline
                      */
                     redirectUrl?: string;
+                    /** @description JSON {firstAfterDays, everyDays, max}: automatic reminders for this document; null: none; absent: the tenant's defaults */
+                    reminders?: {
+                        /** @description days after the invitation; default everyDays */
+                        firstAfterDays?: number;
+                        /** @description days between reminders; null: only one */
+                        everyDays?: number | null;
+                        /** @description automatic reminders per signee at most; default 3 */
+                        max?: number;
+                    } | null;
                 };
             };
         };
@@ -4652,6 +4696,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -4809,6 +4858,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -4966,7 +5020,12 @@ export interface operations {
                  *       "expiresAt": "2026-11-26T00:52:58.604Z",
                  *       "externalId": "text",
                  *       "metadata": {},
-                 *       "redirectUrl": "https://signet.example.com/"
+                 *       "redirectUrl": "https://signet.example.com/",
+                 *       "reminders": {
+                 *         "firstAfterDays": 1,
+                 *         "everyDays": 1,
+                 *         "max": 1
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -4985,6 +5044,15 @@ export interface operations {
                         [key: string]: string;
                     } | null;
                     redirectUrl?: string | null;
+                    /** @description Automatic reminders to pending signees whose turn it is: {firstAfterDays, everyDays, max}; null: none. Absent: the tenant's defaults. */
+                    reminders?: {
+                        /** @description days after the invitation; default everyDays */
+                        firstAfterDays?: number;
+                        /** @description days between reminders; null: only one */
+                        everyDays?: number | null;
+                        /** @description automatic reminders per signee at most; default 3 */
+                        max?: number;
+                    } | null;
                 };
             };
         };
@@ -5027,6 +5095,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5184,6 +5257,11 @@ export interface operations {
                      *           },
                      *           "expiresAt": "2026-12-31T17:00:00.000Z",
                      *           "cancelReason": null,
+                     *           "reminders": {
+                     *             "firstAfterDays": 3,
+                     *             "everyDays": 2,
+                     *             "max": 3
+                     *           },
                      *           "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
@@ -5284,6 +5362,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5439,6 +5522,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5605,6 +5693,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5732,6 +5825,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -6923,6 +7021,11 @@ export interface operations {
                  *       "metadata": {},
                  *       "expiresAt": "2026-11-26T00:52:58.604Z",
                  *       "redirectUrl": "https://signet.example.com/",
+                 *       "reminders": {
+                 *         "firstAfterDays": 1,
+                 *         "everyDays": 1,
+                 *         "max": 1
+                 *       },
                  *       "send": true
                  *     }
                  */
@@ -6954,6 +7057,15 @@ export interface operations {
                      * @description where the signing page sends each signee after they sign or decline
                      */
                     redirectUrl?: string;
+                    /** @description Automatic reminders to pending signees whose turn it is: {firstAfterDays, everyDays, max}; null: none. Absent: the tenant's defaults. */
+                    reminders?: {
+                        /** @description days after the invitation; default everyDays */
+                        firstAfterDays?: number;
+                        /** @description days between reminders; null: only one */
+                        everyDays?: number | null;
+                        /** @description automatic reminders per signee at most; default 3 */
+                        max?: number;
+                    } | null;
                     /** @description true: send for signing in the same request */
                     send?: boolean;
                 };
@@ -6998,6 +7110,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -8487,6 +8604,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -8736,6 +8858,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },

@@ -84,6 +84,9 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
         // Not on this form (yet): their defaults stay.
         expiryDays: null,
         webhookEvents: [],
+        reminderFirstAfterDays: null,
+        reminderEveryDays: null,
+        reminderMax: 3,
       },
     });
 
