@@ -102,6 +102,13 @@ const BENCHES: Bench[] = [
           goal: '≥ 90% of the fsyncing bare',
           met: r.passed,
         },
+        {
+          figure: 'the same with externalId and metadata parts (issue 48)',
+          value: `${rate(r.withReferences.medianRequestsPerSecond)} (${range(r.withReferences.runs)}) = ${pct(r.referencesRatio)} of the fsyncing bare`,
+          baseline: `without them: ${pct(r.durableRatio)}`,
+          goal: 'within 3 points',
+          met: r.referencesPassed,
+        },
       ];
     },
   },
