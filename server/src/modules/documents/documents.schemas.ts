@@ -38,11 +38,14 @@ export const documentStatusSchema = z.enum([
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 
+/** Why a deadline is refused once it has passed (at input, or at sending: expiry.ts). */
+export const PAST_DEADLINE = 'must be in the future';
+
 /** A deadline as input (decisions §12): an ISO 8601 time with its offset, kept in UTC. */
 export const expiresAtInput = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T17:00:00Z' })
   .transform((v) => new Date(v).toISOString())
-  .refine((v) => v > new Date().toISOString(), 'must be in the future')
+  .refine((v) => v > new Date().toISOString(), PAST_DEADLINE)
   .describe(
     'When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.',
   );
