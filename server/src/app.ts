@@ -179,6 +179,7 @@ export async function buildApp(options: {
   }
   const webhookSender = createWebhookSender({
     allowPrivate: config.webhookAllowPrivateUrls,
+    allowLoopback: config.webhookAllowLoopbackUrls,
     timeoutMs: config.webhookTimeoutMs,
   });
   const definitions: JobDefinition[] = [
