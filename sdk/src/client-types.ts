@@ -56,6 +56,11 @@ export type SignetDocument = {
   /** Why a cancelled document was cancelled: "expired", or null (its sender cancelled it). */
   cancelReason: 'expired' | null;
   /**
+   * Automatic reminders: set on the document, or once sent the tenant's defaults as they were
+   * then; null: none (or, in a draft, the tenant's defaults at sending).
+   */
+  reminders: Reminders | null;
+  /**
    * Where the signing page sends each signee after they sign or decline, with
    * `?documentId=…&signeeId=…&event=signed|declined` appended.
    */
@@ -127,6 +132,21 @@ export type DocumentEdit = {
   metadata?: Record<string, string> | null;
   /** https (http only to localhost, 127.0.0.1, [::1]), at most 2,048 characters. */
   redirectUrl?: string | null;
+  /** Automatic reminders, while draft or in process; null: none. */
+  reminders?: RemindersInput | null;
+};
+
+/** A document's automatic reminders: days after each invitation, days between, at most. */
+export type Reminders = { firstAfterDays: number; everyDays: number | null; max: number };
+
+/**
+ * Automatic reminders as input: give `firstAfterDays` or `everyDays` (the first defaults to
+ * `everyDays`; `everyDays` null or absent: only one reminder); `max` defaults to 3.
+ */
+export type RemindersInput = {
+  firstAfterDays?: number;
+  everyDays?: number | null;
+  max?: number;
 };
 
 /** What `PATCH …/signees/{signeeId}` may change on a draft's signee. */
@@ -161,6 +181,8 @@ export type QuickCreateInput = {
   signingOrderEnabled?: boolean;
   /** When the signing expires (ISO 8601, in the future). */
   expiresAt?: string;
+  /** Automatic reminders for this document; null: none; absent: the tenant's defaults. */
+  reminders?: RemindersInput | null;
   /** Fields on the document's pages; `signee` is the 0-based position in `signees`. */
   fields?: QuickCreateFieldInput[];
   /** Turns `{{TYPE:N}}` tags in the PDF's text into fields. */

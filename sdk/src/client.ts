@@ -284,6 +284,8 @@ export function createSignetClient(options: SignetClientOptions) {
           form.append('signingOrderEnabled', String(input.signingOrderEnabled));
         }
         if (input.expiresAt !== undefined) form.append('expiresAt', input.expiresAt);
+        if (input.reminders !== undefined)
+          form.append('reminders', JSON.stringify(input.reminders));
         if (input.fields !== undefined) form.append('fields', JSON.stringify(input.fields));
         if (input.textTags !== undefined) form.append('textTags', String(input.textTags));
         if (input.externalId !== undefined) form.append('externalId', input.externalId);

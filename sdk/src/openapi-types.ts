@@ -1385,6 +1385,11 @@ export interface components {
          *       },
          *       "expiresAt": "2026-12-31T17:00:00.000Z",
          *       "cancelReason": null,
+         *       "reminders": {
+         *         "firstAfterDays": 3,
+         *         "everyDays": 2,
+         *         "max": 3
+         *       },
          *       "redirectUrl": "https://app.example.com/deals/4711/signed",
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
@@ -1433,6 +1438,12 @@ export interface components {
             expiresAt: string | null;
             /** @description Why a cancelled document was cancelled: "expired", or null (its sender cancelled it) */
             cancelReason: "expired" | null;
+            /** @description Automatic reminders: set on the document, or once sent the tenant's defaults as they were then; null: none (or, in a draft, the tenant's defaults at sending) */
+            reminders: {
+                firstAfterDays: number;
+                everyDays: number | null;
+                max: number;
+            } | null;
             /** @description Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended */
             redirectUrl: string | null;
             /** Format: uri */
@@ -1656,7 +1667,10 @@ export interface components {
          *         "email.failed"
          *       ],
          *       "reminderCooldownMinutes": 60,
-         *       "expiryDays": null
+         *       "expiryDays": null,
+         *       "reminderFirstAfterDays": 3,
+         *       "reminderEveryDays": 2,
+         *       "reminderMax": 3
          *     }
          */
         TenantSettings: {
@@ -1670,6 +1684,12 @@ export interface components {
             reminderCooldownMinutes: number;
             /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
             expiryDays: number | null;
+            /** @description Automatic reminders: whole days after a signee's invitation until the first (null: reminderEveryDays, or none if both are null), for documents sent without their own reminders */
+            reminderFirstAfterDays: number | null;
+            /** @description Whole days between automatic reminders; null: only the first */
+            reminderEveryDays: number | null;
+            /** @description Automatic reminders per signee at most */
+            reminderMax: number;
         };
         /**
          * @example {
@@ -3478,7 +3498,10 @@ export interface operations {
                      *           "email.failed"
                      *         ],
                      *         "reminderCooldownMinutes": 60,
-                     *         "expiryDays": null
+                     *         "expiryDays": null,
+                     *         "reminderFirstAfterDays": 3,
+                     *         "reminderEveryDays": 2,
+                     *         "reminderMax": 3
                      *       }
                      *     }
                      */
@@ -3527,7 +3550,10 @@ export interface operations {
                  *         "document.status_changed"
                  *       ],
                  *       "reminderCooldownMinutes": 15,
-                 *       "expiryDays": 1
+                 *       "expiryDays": 1,
+                 *       "reminderFirstAfterDays": 1,
+                 *       "reminderEveryDays": 1,
+                 *       "reminderMax": 1
                  *     }
                  */
                 "application/json": {
@@ -3541,6 +3567,12 @@ export interface operations {
                     reminderCooldownMinutes?: number;
                     /** @description Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never */
                     expiryDays?: number | null;
+                    /** @description Automatic reminders: whole days after a signee's invitation until the first (null: reminderEveryDays, or none if both are null), for documents sent without their own reminders */
+                    reminderFirstAfterDays?: number | null;
+                    /** @description Whole days between automatic reminders; null: only the first */
+                    reminderEveryDays?: number | null;
+                    /** @description Automatic reminders per signee at most */
+                    reminderMax?: number;
                 };
             };
         };
@@ -3562,7 +3594,10 @@ export interface operations {
                      *           "email.failed"
                      *         ],
                      *         "reminderCooldownMinutes": 60,
-                     *         "expiryDays": null
+                     *         "expiryDays": null,
+                     *         "reminderFirstAfterDays": 3,
+                     *         "reminderEveryDays": 2,
+                     *         "reminderMax": 3
                      *       }
                      *     }
                      */
@@ -4650,6 +4685,15 @@ export interface operations {
                      * @description where the signing page sends each signee after they sign or decline
                      */
                     redirectUrl?: string;
+                    /** @description JSON {firstAfterDays, everyDays, max}: automatic reminders for this document; null: none; absent: the tenant's defaults */
+                    reminders?: {
+                        /** @description days after the invitation; default everyDays */
+                        firstAfterDays?: number;
+                        /** @description days between reminders; null: only one */
+                        everyDays?: number | null;
+                        /** @description automatic reminders per signee at most; default 3 */
+                        max?: number;
+                    } | null;
                 };
             };
         };
@@ -4693,6 +4737,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -4851,6 +4900,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5009,7 +5063,12 @@ export interface operations {
                  *       "expiresAt": "2026-11-26T00:52:58.604Z",
                  *       "externalId": "text",
                  *       "metadata": {},
-                 *       "redirectUrl": "https://signet.example.com/"
+                 *       "redirectUrl": "https://signet.example.com/",
+                 *       "reminders": {
+                 *         "firstAfterDays": 1,
+                 *         "everyDays": 1,
+                 *         "max": 1
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -5028,6 +5087,15 @@ export interface operations {
                         [key: string]: string;
                     } | null;
                     redirectUrl?: string | null;
+                    /** @description Automatic reminders to pending signees whose turn it is: {firstAfterDays, everyDays, max}; null: none. Absent: the tenant's defaults. */
+                    reminders?: {
+                        /** @description days after the invitation; default everyDays */
+                        firstAfterDays?: number;
+                        /** @description days between reminders; null: only one */
+                        everyDays?: number | null;
+                        /** @description automatic reminders per signee at most; default 3 */
+                        max?: number;
+                    } | null;
                 };
             };
         };
@@ -5070,6 +5138,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5228,6 +5301,11 @@ export interface operations {
                      *           },
                      *           "expiresAt": "2026-12-31T17:00:00.000Z",
                      *           "cancelReason": null,
+                     *           "reminders": {
+                     *             "firstAfterDays": 3,
+                     *             "everyDays": 2,
+                     *             "max": 3
+                     *           },
                      *           "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
@@ -5328,6 +5406,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5484,6 +5567,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5651,6 +5739,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -5779,6 +5872,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -6987,6 +7085,11 @@ export interface operations {
                  *       "metadata": {},
                  *       "expiresAt": "2026-11-26T00:52:58.604Z",
                  *       "redirectUrl": "https://signet.example.com/",
+                 *       "reminders": {
+                 *         "firstAfterDays": 1,
+                 *         "everyDays": 1,
+                 *         "max": 1
+                 *       },
                  *       "send": true
                  *     }
                  */
@@ -7018,6 +7121,15 @@ export interface operations {
                      * @description where the signing page sends each signee after they sign or decline
                      */
                     redirectUrl?: string;
+                    /** @description Automatic reminders to pending signees whose turn it is: {firstAfterDays, everyDays, max}; null: none. Absent: the tenant's defaults. */
+                    reminders?: {
+                        /** @description days after the invitation; default everyDays */
+                        firstAfterDays?: number;
+                        /** @description days between reminders; null: only one */
+                        everyDays?: number | null;
+                        /** @description automatic reminders per signee at most; default 3 */
+                        max?: number;
+                    } | null;
                     /** @description true: send for signing in the same request */
                     send?: boolean;
                 };
@@ -7062,6 +7174,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -8558,6 +8675,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
@@ -8815,6 +8937,11 @@ export interface operations {
                      *         },
                      *         "expiresAt": "2026-12-31T17:00:00.000Z",
                      *         "cancelReason": null,
+                     *         "reminders": {
+                     *           "firstAfterDays": 3,
+                     *           "everyDays": 2,
+                     *           "max": 3
+                     *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },

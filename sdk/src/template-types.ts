@@ -4,6 +4,7 @@ import type {
   FieldPlacement,
   InvitationDelivery,
   Field,
+  RemindersInput,
   Signee,
   SigneeRole,
   SignetDocument,
@@ -93,6 +94,8 @@ export type FromTemplateInput = {
   metadata?: Record<string, string>;
   /** When the signing expires (ISO 8601, in the future). */
   expiresAt?: string;
+  /** Automatic reminders for this document; null: none; absent: the tenant's defaults. */
+  reminders?: RemindersInput | null;
   /** Where signees go after signing or declining: https (http only to loopback hosts). */
   redirectUrl?: string;
   /** Send for signing in the same request. */

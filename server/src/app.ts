@@ -57,6 +57,7 @@ import { registerDirectLinkRoutes } from './modules/templates/direct-links.route
 import { registerBulkSendRoutes } from './modules/bulk-sends/bulk-sends.routes.js';
 import { bulkSendJob } from './modules/bulk-sends/bulk-send.job.js';
 import { expireJob } from './modules/documents/expiry.js';
+import { remindJob } from './modules/documents/reminders.job.js';
 import { createStorage } from './modules/storage/storage.js';
 import { sealCertificateLoader } from './modules/sealing/load-certificate.js';
 import { sealJob } from './modules/sealing/seal.job.js';
@@ -178,6 +179,7 @@ export async function buildApp(options: {
   }
   const webhookSender = createWebhookSender({
     allowPrivate: config.webhookAllowPrivateUrls,
+    allowLoopback: config.webhookAllowLoopbackUrls,
     timeoutMs: config.webhookTimeoutMs,
   });
   const definitions: JobDefinition[] = [
@@ -204,6 +206,7 @@ export async function buildApp(options: {
     }),
     bulkSendJob({ db, config, wakeJobs: () => jobs.wake() }),
     expireJob({ db, wakeJobs: () => jobs.wake() }),
+    remindJob({ db, config, wakeJobs: () => jobs.wake() }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });
   const auth = createAuth({

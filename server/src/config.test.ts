@@ -49,6 +49,8 @@ describe('loadConfig', () => {
       secretKey: KEY,
       webhookRetryScheduleMs: [0, 5000, 25000],
       webhookAllowPrivateUrls: false,
+      // A sandbox on this machine may send webhooks to this machine.
+      webhookAllowLoopbackUrls: true,
       trustProxy: false,
       runWorkers: true,
       rateLimitPerSecond: 100,
@@ -86,6 +88,17 @@ describe('loadConfig', () => {
     );
     expect(
       loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: KEY, TRUST_PROXY: 'true' }).trustProxy,
+    ).toBe(true);
+  });
+
+  it('allows loopback webhooks only in a sandbox on this machine, unless told otherwise', () => {
+    const loopback = (env: Record<string, string>) =>
+      loadConfig({ DATA_DIR: dataDir(), SECRET_KEY: KEY, ...env }).webhookAllowLoopbackUrls;
+    expect(loopback({ PUBLIC_URL: 'http://127.0.0.1:3000' })).toBe(true);
+    expect(loopback({ PUBLIC_URL: 'https://sign.example' })).toBe(false);
+    expect(loopback({ WEBHOOK_ALLOW_PRIVATE_URLS: 'false' })).toBe(false);
+    expect(
+      loopback({ PUBLIC_URL: 'https://sign.example', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }),
     ).toBe(true);
   });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir } from './lib/private-dir.js';
 import { SEAL_LEVELS, type SealLevel } from './modules/sealing/seal-types.js';
+import { isLoopbackUrl } from './modules/webhooks/webhook-url.js';
 
 /** Every setting of the service, parsed and validated once from the environment. */
 export type Config = {
@@ -27,6 +28,11 @@ export type Config = {
   sealLevel: SealLevel;
   downloadUrlTtlSeconds: number;
   webhookAllowPrivateUrls: boolean;
+  /**
+   * Webhooks to this machine (loopback, http too): in the sandbox with a loopback PUBLIC_URL
+   * unless WEBHOOK_ALLOW_PRIVATE_URLS says otherwise, and wherever that allows private URLs.
+   */
+  webhookAllowLoopbackUrls: boolean;
   webhookRetryScheduleMs: number[];
   webhookTimeoutMs: number;
   rateLimitPerSecond: number;
@@ -224,6 +230,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealLevel: e.SEAL_LEVEL ?? (e.TSA_URL ? 'B-T' : 'B-B'),
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     webhookAllowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS ?? false,
+    webhookAllowLoopbackUrls:
+      e.WEBHOOK_ALLOW_PRIVATE_URLS ??
+      (e.ESIGN_ENV === 'sandbox' && isLoopbackUrl(e.PUBLIC_URL ?? 'http://localhost')),
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,

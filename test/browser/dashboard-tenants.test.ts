@@ -81,9 +81,12 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
         invitationEmails: false,
         signeeEvents: true,
         reminderCooldownMinutes: 15,
-        // Not on this form (yet): their defaults stay.
+        // Left alone on the form: their defaults stay.
         expiryDays: null,
         webhookEvents: [],
+        reminderFirstAfterDays: null,
+        reminderEveryDays: null,
+        reminderMax: 3,
       },
     });
 

@@ -84,6 +84,7 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'metadata',
         'expiresAt',
         'cancelReason',
+        'reminders',
         'redirectUrl',
         'downloadUrl',
       ].sort(),

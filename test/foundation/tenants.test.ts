@@ -219,6 +219,9 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         webhookEvents: [],
         reminderCooldownMinutes: 60,
         expiryDays: null,
+        reminderFirstAfterDays: null,
+        reminderEveryDays: null,
+        reminderMax: 3,
       },
     });
 
@@ -253,6 +256,9 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       webhookEvents: [],
       reminderCooldownMinutes: 60,
       expiryDays: null,
+      reminderFirstAfterDays: null,
+      reminderEveryDays: null,
+      reminderMax: 3,
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });
     expect(reread.json()).toEqual(ok.json());

@@ -100,6 +100,11 @@ describe('readableFieldMessage', () => {
       'Callback URL must be a full URL like https://example.com/webhooks.',
     ],
     ['Callback URL', 'must be an https: URL', 'Callback URL must start with https://.'],
+    [
+      'Callback URL',
+      'must be an https: URL (http: only to this machine in the sandbox, or with WEBHOOK_ALLOW_PRIVATE_URLS=true for development)',
+      'Callback URL must start with https:// (http: only to this machine in the sandbox, or with WEBHOOK_ALLOW_PRIVATE_URLS=true for development).',
+    ],
     ['Signee 2 e-mail', 'duplicates signees.0.email', 'Signee 2 e-mail is the same as signee 1’s.'],
     [
       'E-mail',

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptWebhookSecret } from '../../server/src/modules/webhooks/webhook-secret.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { addMemberByInvitation, createUser } from '../helpers/factories.js';
-import { setupTenant, WEBHOOK_TEST_ENV } from './fixtures.js';
+import { setupTenant, triggerDocumentEvent, WEBHOOK_TEST_ENV } from './fixtures.js';
+import { startReceiver, type Receiver } from './receiver.js';
 
 describe.each(ENGINES)('webhook configuration on %s', (engine) => {
   let ctx: TestContext;
@@ -192,10 +193,11 @@ describe.each(ENGINES)('webhook configuration on %s', (engine) => {
   });
 });
 
-describe('webhook URL rules without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+describe('webhook URL rules with WEBHOOK_ALLOW_PRIVATE_URLS=false', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext('sqlite');
+    // Set: a sandbox on this machine would otherwise allow loopback (the next describe).
+    ctx = await createTestContext('sqlite', { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
   });
   afterAll(() => ctx.close());
 
@@ -267,5 +269,47 @@ describe('webhook URL rules without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
       payload: { url: 'https://127.0.0.1/hook' },
     });
     expect(patch.statusCode).toBe(422);
+  });
+});
+
+// Issue 52: a sandbox on a developer's machine (loopback PUBLIC_URL, the default) takes a
+// receiver on that machine with no setting, http included, and delivers to it; anything else
+// private stays refused, and the refusal names the setting that would allow it.
+describe.each(ENGINES)('webhooks to this machine from a local sandbox on %s', (engine) => {
+  let ctx: TestContext;
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    ctx = await createTestContext(engine, { env: { PUBLIC_URL: 'http://127.0.0.1:3000' } });
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await receiver?.close();
+  });
+
+  it('saves and delivers to a loopback http receiver without WEBHOOK_ALLOW_PRIVATE_URLS', async () => {
+    const { owner, tenant } = await setupTenant(ctx);
+    const save = (url: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: `/api/tenants/${tenant.id}/webhooks`,
+        headers: { 'x-api-key': owner.apiKey },
+        payload: { url },
+      });
+    const saved = await save(receiver.url(`/local/${engine}`));
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect((await save(`http://localhost:${receiver.port}/local`)).statusCode).toBe(201);
+    await triggerDocumentEvent(ctx, owner.apiKey, tenant.id);
+    await receiver.waitFor(`/local/${engine}`, 1);
+
+    for (const url of [
+      'http://10.1.2.3/hook',
+      'https://192.168.1.1/hook',
+      'http://93.184.216.34/hook',
+    ]) {
+      const refused = await save(url);
+      expect(refused.statusCode, url).toBe(422);
+      expect(refused.json().errors[0].message, url).toMatch(/WEBHOOK_ALLOW_PRIVATE_URLS=true/);
+    }
   });
 });

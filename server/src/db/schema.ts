@@ -78,6 +78,11 @@ export type TenantsTable = {
   reminder_cooldown_minutes: number;
   /** Days from sending after which a document expires, unless it sets its own; null: never. */
   expiry_days: number | null;
+  /** Automatic reminders' defaults (decisions §12): days after an invitation, then between. */
+  reminder_first_after_days: number | null;
+  reminder_every_days: number | null;
+  /** At most this many automatic reminders per signee. */
+  reminder_max: ColumnType<number, number | undefined, number>;
   credit_balance: number;
   created_at: string;
   updated_at: string;
@@ -359,6 +364,11 @@ export type DocumentsTable = {
   expires_at: string | null;
   /** Why it was cancelled: `expired`, or null (by its sender, or not cancelled). */
   cancel_reason: 'expired' | null;
+  /**
+   * Automatic reminders: JSON `{firstAfterDays, everyDays, max}`, `off`, or null (a draft taking
+   * the tenant's defaults when sent; sending writes what applies).
+   */
+  reminders: string | null;
   /** Where the signing page sends a signee after signing or declining (decisions §12). */
   redirect_url: string | null;
 };
@@ -392,6 +402,8 @@ export type SigneesTable = {
    * in the signing order, `cc` gets no link and no turn, only the signed copy and the notices.
    */
   role: 'signer' | 'approver' | 'cc';
+  /** Automatic reminders sent so far (decisions §12): each one's compare-and-set. */
+  auto_reminders: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
 };

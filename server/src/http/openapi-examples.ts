@@ -45,6 +45,9 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     webhookEvents: ['signee.viewed', 'email.failed'],
     reminderCooldownMinutes: 60,
     expiryDays: null,
+    reminderFirstAfterDays: 3,
+    reminderEveryDays: 2,
+    reminderMax: 3,
   },
   Invitation: {
     id: '01a21557-5ad4-7641-a236-18ac530525b1',
@@ -96,6 +99,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     metadata: { dealId: '4711' },
     expiresAt: '2026-12-31T17:00:00.000Z',
     cancelReason: null,
+    reminders: { firstAfterDays: 3, everyDays: 2, max: 3 },
     redirectUrl: 'https://app.example.com/deals/4711/signed',
     downloadUrl:
       'http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g',

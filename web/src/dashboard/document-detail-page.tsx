@@ -4,23 +4,18 @@ import type { ApiError } from '../shared/http.js';
 import { asApiError } from './api.js';
 import { DraftEditor } from './document-edit.js';
 import { forgetHandover, handoverFor } from './document-handover.js';
-import { FolderSelect, folderPath, loadAllFolders } from './folders.js';
+import { loadAllFolders } from './folders.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
 import { Link, navigate } from './router.js';
 import { SaveAsTemplate } from './save-as-template.js';
-import { emailSummary, SigneeEmails } from './signee-emails.js';
-import { useSession } from './session.js';
+import { SigneeTimelines } from './signee-timeline.js';
 import { auditCsv } from './audit-csv.js';
-import type { AuditEntry, Delivered, Signee } from './types.js';
-import { ConfirmButton, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
+import { DeliveryResults } from './delivery-results.js';
+import { DocumentFacts } from './document-facts.js';
+import { DocumentTimeline } from './document-timeline.js';
+import type { AuditEntry, Delivered } from './types.js';
+import { ConfirmButton, ErrorMessage, PageTitle, StatusMessage } from './ui.js';
 import { useLoad } from './use-load.js';
-
-const DELIVERY_TEXT: Record<Delivered['status'], string> = {
-  sent: 'invitation e-mailed',
-  scheduled: 'waits for its turn in the signing order',
-  failed: 'e-mail failed',
-  link: 'deliver this signing link yourself',
-};
 
 /** One document: signees, actions (send, remind, cancel, delete, download) and its timeline. */
 export function DocumentDetailPage(props: { documentId: string }) {
@@ -126,78 +121,16 @@ export function DocumentDetailPage(props: { documentId: string }) {
         <h2 id="doc-summary" className="visually-hidden">
           Summary
         </h2>
-        <dl className="facts">
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={doc.status} />
-            </dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <Time value={doc.createdAt} />
-            </dd>
-          </div>
-          <div>
-            <dt>Reminders possible</dt>
-            <dd>
-              {doc.reminderCooldownUntil ? (
-                <>
-                  after <Time value={doc.reminderCooldownUntil} />
-                </>
-              ) : (
-                'now'
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt>Folder</dt>
-            <dd>
-              <FolderSelect
-                label="Folder"
-                folders={folders.data ?? []}
-                value={doc.folderId}
-                disabled={busy}
-                onChange={(folderId) =>
-                  void organise(
-                    { folderId },
-                    folderId
-                      ? `Moved to ${folderPath(folders.data ?? [], folderId)}.`
-                      : 'Taken out of its folder.',
-                  )
-                }
-              />
-            </dd>
-          </div>
-          <div>
-            <dt>Pinned</dt>
-            <dd>
-              <button
-                type="button"
-                className="button secondary small"
-                disabled={busy}
-                onClick={() =>
-                  void organise({ pinned: !doc.pinned }, doc.pinned ? 'Unpinned.' : 'Pinned.')
-                }
-              >
-                {doc.pinned ? 'Unpin' : 'Pin'}
-              </button>
-            </dd>
-          </div>
-          {doc.sealLevel && (
-            <div>
-              <dt>Seal level</dt>
-              <dd>PAdES {doc.sealLevel}</dd>
-            </div>
-          )}
-          {doc.hash && (
-            <div className="wide">
-              <dt>SHA-256</dt>
-              <dd className="mono break">{doc.hash}</dd>
-            </div>
-          )}
-        </dl>
+        <DocumentFacts
+          document={doc}
+          folders={folders.data ?? []}
+          busy={busy}
+          organise={organise}
+          onChanged={(changed) => {
+            detail.setData(changed);
+            trail.reload();
+          }}
+        />
         <div className="button-row">
           <a className="button secondary" href={doc.downloadUrl} download>
             {sealed ? 'Download sealed PDF' : 'Download original PDF'}
@@ -306,25 +239,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
           </div>
         )}
       </section>
-      {deliveries && (
-        <section className="card" aria-labelledby="delivery-results">
-          <h2 id="delivery-results">Delivery results</h2>
-          <ul className="plain-list">
-            {deliveries.map((d) => (
-              <li key={d.signeeId}>
-                <strong>{d.email}</strong>: <StatusBadge status={d.status} />{' '}
-                {DELIVERY_TEXT[d.status]}
-                {d.error && <span className="error-text"> ({d.error})</span>}
-                {d.signingUrl && (
-                  <span className="block mono break">
-                    <a href={d.signingUrl}>{d.signingUrl}</a>
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {deliveries && <DeliveryResults deliveries={deliveries} />}
       {draft && (
         <DraftEditor
           detail={detail.data}
@@ -334,123 +249,11 @@ export function DocumentDetailPage(props: { documentId: string }) {
           }}
         />
       )}
-      {!draft && (
-        <section className="card" aria-labelledby="signees">
-          <h2 id="signees">Signees</h2>
-          <ul className="plain-list">
-            {signees.map((s) => (
-              <li key={s.id} className="signee-progress">
-                <div>
-                  <strong>{s.name}</strong> <span className="muted">{s.email}</span>{' '}
-                  <StatusBadge status={s.status} />
-                </div>
-                <dl className="signee-steps">
-                  {(
-                    [
-                      ['Invited', s.invitedAt],
-                      ['Opened', s.openedAt],
-                      ['Signed', s.signedAt],
-                      ['Declined', s.declinedAt],
-                    ] as const
-                  )
-                    .filter(([, at]) => at !== null)
-                    .map(([label, at]) => (
-                      <div key={label}>
-                        <dt>{label}</dt>
-                        <dd>
-                          <Time value={at!} />
-                        </dd>
-                      </div>
-                    ))}
-                  {s.invitedAt === null && s.status === 'pending' && (
-                    <div>
-                      <dt>Invited</dt>
-                      <dd className="muted">not yet</dd>
-                    </div>
-                  )}
-                </dl>
-                <SigneeEmails entries={trail.data} signeeId={s.id} />
-                {s.declineReason && (
-                  <blockquote className="decline-reason">
-                    <span className="visually-hidden">Reason for declining: </span>
-                    {s.declineReason}
-                  </blockquote>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <Timeline entries={trail.data} signees={signees} />
+      {!draft && <SigneeTimelines document={doc} signees={signees} entries={trail.data} />}
+      <DocumentTimeline entries={trail.data} signees={signees} />
       <ErrorMessage error={trail.error} />
     </>
   );
-}
-
-function Timeline(props: { entries: AuditEntry[] | null; signees: Signee[] }) {
-  const { user } = useSession();
-  // Actors are stored as `user:<id>`, `signee:<id>` or `system`: show people, not ids.
-  const who = (e: AuditEntry) => {
-    const signee = props.signees.find((s) => s.id === e.signeeId);
-    if (e.actor === `user:${user.id}`) return `you (${user.email})`;
-    if (e.actor.startsWith('user:')) return 'a team member';
-    if (signee) return signee.email;
-    if (e.actor === 'system') return 'Signet';
-    return e.actor;
-  };
-  // What an edit touched: the signee's e-mail, or the properties a PATCH changed.
-  const what = (e: AuditEntry) => {
-    const details = e.details ?? {};
-    if (e.action.startsWith('signee ')) {
-      const email =
-        typeof details.email === 'string'
-          ? details.email
-          : props.signees.find((s) => s.id === e.signeeId)?.email;
-      return email ? `: ${email}` : '';
-    }
-    // An e-mail names its kind and recipient, so each wave's invitation and each notice shows.
-    if (e.action === 'e-mailed' || e.action === 'e-mail failed') return emailSummary(e);
-    if (e.action === 'updated' && details.changed && typeof details.changed === 'object') {
-      return `: ${Object.keys(details.changed).map(propertyName).join(', ')}`;
-    }
-    return '';
-  };
-  return (
-    <section className="card" aria-labelledby="timeline">
-      <h2 id="timeline">Timeline</h2>
-      {props.entries && (
-        <ol className="timeline">
-          {props.entries.map((e) => (
-            <li key={e.id}>
-              <Time value={e.createdAt} />
-              <span className="timeline-action">
-                {e.action.replace(/[._]/g, ' ')}
-                <span className="timeline-detail">{what(e)}</span>
-              </span>
-              <span className="muted">
-                {who(e)}
-                {e.ip ? ` · ${e.ip}` : ''}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
-    </section>
-  );
-}
-
-// A PATCH property as the timeline names it.
-function propertyName(key: string): string {
-  const names: Record<string, string> = {
-    name: 'name',
-    signingMessage: 'message',
-    emailLanguage: 'language',
-    signingOrderEnabled: 'signing order',
-    signingGroupsEnabled: 'signing groups',
-    pinned: 'pin',
-    folderId: 'folder',
-  };
-  return names[key] ?? key;
 }
 
 // The audit trail as a CSV file (a data: URL, so nothing leaves the page): one row per entry.

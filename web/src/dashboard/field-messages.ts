@@ -91,7 +91,10 @@ const RULES: Rule[] = [
   // The service's own phrases that read poorly on their own or name internals.
   [/^must be a valid e-mail address$/, () => FORMATS['email address']],
   [/^must be an absolute URL$/, () => FORMATS.URL],
-  [/^must be an https: URL$/, () => 'must start with https://'],
+  [
+    /^must be an https: URL(?: \((.+)\))?$/,
+    (m) => `must start with https://${m[1] ? ` (${m[1]})` : ''}`,
+  ],
   [/^duplicates signees\.(\d+)\.email$/, (m) => `is the same as signee ${Number(m[1]) + 1}’s`],
   [
     /^is already the e-mail of signee \S+ \((.*)\)$/,

@@ -1,10 +1,30 @@
 import { call } from './dashboard-api.js';
 import { useEffect, useState, type FormEvent } from 'react';
-import { fieldError } from './api.js';
+import { fieldError, otherErrors } from './api.js';
 import type { EmailLanguage, Tenant, TenantSettings } from './types.js';
 import { ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
+import { WebhookEventChoices, webhookEventsError } from './webhook-event-choices.js';
+
+// The settings this form shows next to their input; a 422 at any other path shows under the form.
+const FORM_PATHS = [
+  'emailLanguage',
+  'reminderCooldownMinutes',
+  'expiryDays',
+  'invitationEmails',
+  'signeeEvents',
+];
+
+/**
+ * The default expiry as typed, for the PATCH: empty is none (null), a number goes as it is so
+ * the service's own rule (whole days, 1 to 3650) explains a bad one; anything else is no number.
+ */
+function expiryDaysOf(text: string): number | null | 'not a number' {
+  if (text.trim() === '') return null;
+  const days = Number(text);
+  return Number.isFinite(days) ? days : 'not a number';
+}
 
 /** The e-mail languages, as offered in settings and a draft's editor. */
 export const LANGUAGES: { value: EmailLanguage; label: string }[] = [
@@ -27,6 +47,8 @@ export function SettingsSection(props: { tenant: Tenant }) {
   );
   const [form, setForm] = useState<TenantSettings | null>(null);
   const [cooldown, setCooldown] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [expiryTyped, setExpiryTyped] = useState(false);
   const [saved, setSaved] = useState(false);
   const save = useSubmit();
   const languageError = fieldError(save.errors, 'emailLanguage', 'E-mail language');
@@ -34,6 +56,7 @@ export function SettingsSection(props: { tenant: Tenant }) {
     if (loaded.data) {
       setForm(loaded.data);
       setCooldown(String(loaded.data.reminderCooldownMinutes));
+      setExpiry(loaded.data.expiryDays === null ? '' : String(loaded.data.expiryDays));
     }
   }, [loaded.data]);
 
@@ -41,6 +64,9 @@ export function SettingsSection(props: { tenant: Tenant }) {
     event.preventDefault();
     if (!form) return;
     setSaved(false);
+    const expiryDays = expiryDaysOf(expiry);
+    setExpiryTyped(expiryDays === 'not a number');
+    if (expiryDays === 'not a number') return;
     void save.submit(async () => {
       const minutes = cooldown.trim() === '' ? Number.NaN : Number(cooldown);
       const result = await call('PATCH /api/tenants/{tenantId}/settings', {
@@ -51,6 +77,8 @@ export function SettingsSection(props: { tenant: Tenant }) {
           signeeEvents: form.signeeEvents,
           // Sent as typed so the service's own rule explains a bad value next to the field.
           reminderCooldownMinutes: Number.isFinite(minutes) ? minutes : cooldown,
+          expiryDays,
+          webhookEvents: form.webhookEvents,
         },
       });
       loaded.setData(result.settings);
@@ -112,8 +140,17 @@ export function SettingsSection(props: { tenant: Tenant }) {
             <label className="check">
               <input
                 type="checkbox"
-                checked={form.signeeEvents}
-                onChange={(e) => setForm({ ...form, signeeEvents: e.target.checked })}
+                // Naming signee.status_changed in webhookEvents opts in as well: unticked is both off.
+                checked={form.signeeEvents || form.webhookEvents.includes('signee.status_changed')}
+                onChange={(e) =>
+                  setForm({
+                    ...form,
+                    signeeEvents: e.target.checked,
+                    webhookEvents: e.target.checked
+                      ? form.webhookEvents
+                      : form.webhookEvents.filter((n) => n !== 'signee.status_changed'),
+                  })
+                }
               />
               <span>
                 Signee events
@@ -129,6 +166,23 @@ export function SettingsSection(props: { tenant: Tenant }) {
               onChange={(e) => setCooldown(e.target.value)}
               error={fieldError(save.errors, 'reminderCooldownMinutes')}
             />
+            <TextField
+              label="Default expiry (days)"
+              hint="A document still unsigned this many days after sending is cancelled, unless it has its own expiry. Empty: no expiry."
+              inputMode="numeric"
+              value={expiry}
+              onChange={(e) => setExpiry(e.target.value)}
+              error={
+                expiryTyped
+                  ? 'Default expiry must be a whole number of days, like 30.'
+                  : fieldError(save.errors, 'expiryDays', 'Default expiry')
+              }
+            />
+            <WebhookEventChoices
+              value={form.webhookEvents}
+              onChange={(webhookEvents) => setForm({ ...form, webhookEvents })}
+              error={webhookEventsError(save.errors)}
+            />
             {canEdit && (
               <button type="submit" className="button primary" disabled={save.busy}>
                 Save settings
@@ -136,6 +190,12 @@ export function SettingsSection(props: { tenant: Tenant }) {
             )}
           </fieldset>
           <ErrorMessage error={save.message} />
+          {otherErrors(
+            save.errors.filter((e) => !webhookEventsError([e])),
+            FORM_PATHS,
+          ).map((e) => (
+            <ErrorMessage key={e.path} error={e.message} />
+          ))}
           {saved && <StatusMessage>Settings saved.</StatusMessage>}
         </form>
       )}

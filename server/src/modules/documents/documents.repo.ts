@@ -51,6 +51,7 @@ export const DOCUMENT_COLUMNS = [
   'expires_at',
   'cancel_reason',
   'redirect_url',
+  'reminders',
 ] as const;
 
 /** Documents whose seal failed for good, oldest change first (`signet seal failed`). */

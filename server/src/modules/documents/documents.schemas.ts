@@ -10,6 +10,7 @@ import {
   redirectUrlSchema,
 } from './integrator-fields.js';
 import { NOBODY_ACTS, signeeRoleSchema, someoneActs } from './signee-roles.js';
+import { remindersAnswer, remindersInput } from './reminder-policy.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -38,11 +39,14 @@ export const documentStatusSchema = z.enum([
 
 const timestamp = z.string().describe('ISO 8601 UTC timestamp with milliseconds');
 
+/** Why a deadline is refused once it has passed (at input, or at sending: expiry.ts). */
+export const PAST_DEADLINE = 'must be in the future';
+
 /** A deadline as input (decisions §12): an ISO 8601 time with its offset, kept in UTC. */
 export const expiresAtInput = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T17:00:00Z' })
   .transform((v) => new Date(v).toISOString())
-  .refine((v) => v > new Date().toISOString(), 'must be in the future')
+  .refine((v) => v > new Date().toISOString(), PAST_DEADLINE)
   .describe(
     'When the signing expires (ISO 8601, in the future): still in process then, the document is cancelled with cancelReason "expired" and its links stop working.',
   );
@@ -107,6 +111,7 @@ export const documentSchema = z
       .describe(
         'Why a cancelled document was cancelled: "expired", or null (its sender cancelled it)',
       ),
+    reminders: remindersAnswer,
     redirectUrl: z
       .string()
       .nullable()
@@ -180,6 +185,7 @@ export const quickCreateFieldsSchema = z.object({
   externalId: externalIdSchema.optional(),
   metadata: metadataSchema.optional(),
   redirectUrl: redirectUrlSchema.optional(),
+  reminders: remindersInput.optional(),
 });
 
 /** A multipart part holding one PDF, for the OpenAPI document. */
@@ -226,6 +232,11 @@ export const quickCreateParts = z
     redirectUrl: redirectUrlSchema
       .optional()
       .describe('where the signing page sends each signee after they sign or decline'),
+    reminders: remindersInput
+      .optional()
+      .describe(
+        "JSON {firstAfterDays, everyDays, max}: automatic reminders for this document; null: none; absent: the tenant's defaults",
+      ),
   })
   .meta({
     examples: [
@@ -242,6 +253,7 @@ export const quickCreateParts = z
         externalId: 'crm-deal-1042',
         metadata: { dealId: '1042', region: 'emea' },
         redirectUrl: 'https://app.example.com/contracts/1042/done',
+        reminders: { firstAfterDays: 3, everyDays: 2, max: 3 },
       },
     ],
   });
@@ -261,7 +273,7 @@ export const quickCreatePartsSchema = z.record(z.string(), z.string()).transform
   };
   // A JSON part that is not JSON is told once, as such, not again by the schema.
   const undecodable = new Set<PropertyKey>();
-  const decoded = (key: 'signees' | 'metadata', message: string): unknown => {
+  const decoded = (key: 'signees' | 'metadata' | 'reminders', message: string): unknown => {
     if (raw[key] === undefined) return undefined;
     try {
       return JSON.parse(raw[key]);
@@ -273,11 +285,12 @@ export const quickCreatePartsSchema = z.record(z.string(), z.string()).transform
   };
   const signees = decoded('signees', 'must be a JSON array of {email, name}');
   const metadata = decoded('metadata', 'must be a JSON object of string values');
+  const reminders = decoded('reminders', 'must be JSON: {firstAfterDays, everyDays, max} or null');
   // Multipart parts skip the JSON hooks: the same NUL rule as every other field. A NUL in a
   // part's name (path '') passes: no field of ours has such a name, so the part is ignored.
-  const nul = findNulCharacter({ ...raw, signees, metadata }, '');
+  const nul = findNulCharacter({ ...raw, signees, metadata, reminders }, '');
   if (nul) report(nul.split('.'), 'must not contain NUL characters');
-  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees, metadata });
+  const fields = quickCreateFieldsSchema.safeParse({ ...raw, signees, metadata, reminders });
   if (!fields.success) {
     // An issue inside `signees` is told only when it is the first issue of all.
     for (const issue of fields.error.issues) {

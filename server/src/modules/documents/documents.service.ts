@@ -23,6 +23,7 @@ import { encodeFields, listFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
 import type { SigneeRole } from './signee-roles.js';
+import { decodeReminders, encodeReminders, type ReminderPolicy } from './reminder-policy.js';
 
 /** What document services need. */
 export type DocumentDeps = {
@@ -61,6 +62,7 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     metadata: decodeMetadata(d.metadata),
     expiresAt: d.expires_at,
     cancelReason: d.cancel_reason,
+    reminders: decodeReminders(d.reminders),
     redirectUrl: d.redirect_url,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
@@ -125,6 +127,7 @@ export function newSignee(input: {
     token_hash: null,
     invited_at: null,
     opened_at: null,
+    auto_reminders: 0,
     language: signee.language ?? null,
     role: signee.role ?? 'signer',
     declined_at: null,
@@ -163,6 +166,7 @@ export async function createDocument(
     externalId?: string;
     metadata?: Record<string, string>;
     redirectUrl?: string;
+    reminders?: ReminderPolicy | null;
     /** Fields, each naming its signee by position in `signees`; already checked. */
     fields?: Array<Omit<FieldDraft, 'signeeId'> & { signee: number }>;
     /** The file's pages as displayed, when they were read. */
@@ -196,6 +200,7 @@ export async function createDocument(
       externalId: input.externalId,
       metadata: input.metadata,
       redirectUrl: input.redirectUrl,
+      reminders: input.reminders,
     });
     return insertDraft(trx, {
       document,
@@ -235,6 +240,7 @@ export function newDocumentRow(input: {
   metadata?: Record<string, string> | null;
   expiresAt?: string | null;
   redirectUrl?: string | null;
+  reminders?: ReminderPolicy | null;
   at?: string;
 }): repo.DocumentRow {
   const now = input.at ?? nowIso();
@@ -275,6 +281,7 @@ export function newDocumentRow(input: {
     expires_at: input.expiresAt ?? null,
     cancel_reason: null,
     redirect_url: input.redirectUrl ?? null,
+    reminders: encodeReminders(input.reminders),
   };
 }
 

@@ -8,6 +8,7 @@ import {
 } from './documents.schemas.js';
 import { externalIdSchema, metadataSchema, redirectUrlSchema } from './integrator-fields.js';
 import { signeeRoleSchema } from './signee-roles.js';
+import { remindersInput } from './reminder-policy.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
 
@@ -31,6 +32,7 @@ export const editDocumentBody = z
       .optional()
       .describe('the whole new object (not merged with the old one); null removes it'),
     redirectUrl: redirectUrlSchema.nullable().optional(),
+    reminders: remindersInput.optional(),
   })
   .strict()
   .refine(atLeastOne, 'give at least one property to change')
@@ -67,6 +69,7 @@ export const OPEN_ONLY: ReadonlyArray<keyof DocumentEdit> = [
   'externalId',
   'metadata',
   'redirectUrl',
+  'reminders',
 ];
 
 /** `POST /api/documents/{id}/signees`: one signee input, as in quick-create. */

@@ -11,6 +11,7 @@ import { MAX_SIGNEES, type signeeInputSchema } from './documents.schemas.js';
 import { getDocument, newSignee, type DocumentDeps } from './documents.service.js';
 import { DRAFT_ONLY, OPEN_ONLY, type DocumentEdit, type SigneeEdit } from './editing.schemas.js';
 import { scheduleExpiry } from './expiry.js';
+import { decodeReminders, encodeReminders, rescheduleReminders } from './reminder-policy.js';
 import { encodeMetadata } from './integrator-fields.js';
 import { requireRoleChange } from './role-edits.js';
 import { requireSomeoneActs } from './signee-roles.js';
@@ -62,9 +63,8 @@ function requireOpen(document: repo.DocumentRow, what: string) {
 
 /**
  * Applies a PATCH: the draft's settings (409 `invalid_status` once sent, and then nothing else
- * changes either), expiresAt, externalId, metadata and redirectUrl while draft or in process
- * (409 after),
- * `pinned` and `folderId` in any status. Only what differs is written; a
+ * changes either), expiresAt, externalId, metadata, redirectUrl and reminders while draft or
+ * in process (409 after), `pinned` and `folderId` in any status. Only what differs is written; a
  * change moves `updatedAt` and is audited, a PATCH that changes nothing does neither.
  */
 export async function editDocument(deps: DocumentDeps, input: Caller & { patch: DocumentEdit }) {
@@ -99,6 +99,7 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
       external_id: patch.externalId,
       metadata: patch.metadata === undefined ? undefined : encodeMetadata(patch.metadata),
       redirect_url: patch.redirectUrl,
+      reminders: patch.reminders === undefined ? undefined : encodeReminders(patch.reminders),
     };
     const set = Object.fromEntries(
       Object.entries(wanted).filter(
@@ -111,6 +112,14 @@ export async function editDocument(deps: DocumentDeps, input: Caller & { patch: 
       await repo.refreshSearchText(trx, { id: document.id, name: set.name });
     if (set.expires_at && document.status === 'in_process') {
       await scheduleExpiry(trx, document.id, set.expires_at);
+    }
+    if (set.reminders !== undefined && document.status === 'in_process') {
+      await rescheduleReminders(trx, {
+        document,
+        policy: decodeReminders(set.reminders),
+        signees: await repo.listSignees(trx, document.id),
+        now,
+      });
     }
     await recordAudit(trx, {
       documentId: document.id,
@@ -139,6 +148,7 @@ function changedProperties(patch: DocumentEdit, set: Partial<repo.DocumentRow>) 
     externalId: 'external_id',
     metadata: 'metadata',
     redirectUrl: 'redirect_url',
+    reminders: 'reminders',
   };
   return Object.fromEntries(
     (Object.keys(columns) as Array<keyof DocumentEdit>)

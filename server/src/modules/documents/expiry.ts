@@ -6,6 +6,7 @@ import { validationError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import { queueCancelNotices } from './after-signing.js';
 import * as repo from './documents.repo.js';
+import { PAST_DEADLINE } from './documents.schemas.js';
 import { moveDocument } from './lifecycle.js';
 
 /** The job that keeps a document's deadline: due at `expires_at`, one per deadline set. */
@@ -32,7 +33,7 @@ export function deadlineAtSend(
 
 // The 422 of a deadline that passed between the draft's creation and its sending.
 function pastDeadline() {
-  return validationError([{ path: 'expiresAt', message: 'must be in the future' }]);
+  return validationError([{ path: 'expiresAt', message: PAST_DEADLINE }]);
 }
 
 /**

@@ -23,6 +23,12 @@ import { isOpenForSigning, moveDocument } from './lifecycle.js';
 import { requireSendableFields } from '../fields/fields.service.js';
 import { currentWave } from './signing-turns.js';
 import { creditsFor, requireSomeoneActs, takesTurn } from './signee-roles.js';
+import {
+  decodeReminders,
+  MAX_REMINDERS_PER_SIGNEE,
+  remindersAtSend,
+  scheduleReminder,
+} from './reminder-policy.js';
 
 /** What sending needs beyond document access. */
 export type SendingDeps = DocumentDeps & {
@@ -42,9 +48,6 @@ export type InvitationDelivery = {
 };
 
 type Invite = { signee: repo.SigneeRow; emailId: string | null; signingUrl: string };
-
-/** Reminders one signee can get for a document; after that the sender has to call them. */
-export const MAX_REMINDERS_PER_SIGNEE = 10;
 
 // A fallback only: the request delivers invitations itself; the job acts if it could not.
 const FALLBACK_DELAY_MS = 60_000;
@@ -86,7 +89,18 @@ export async function inviteSignees(
   const viaEmail = tenant?.invitation_emails === 1;
   const now = nowIso();
   const invites: Invite[] = [];
+  const reminders = decodeReminders(input.document.reminders);
   for (const signee of input.signees) {
+    // A first invitation starts the signee's automatic reminders (reminder-policy.ts).
+    if (!input.reminder && signee.invited_at === null) {
+      await scheduleReminder(trx, {
+        documentId: input.document.id,
+        signeeId: signee.id,
+        policy: reminders,
+        invitedAt: now,
+        n: 1,
+      });
+    }
     const token = signingTokenFor(deps.config.secretKey, signee.id);
     const signingUrl = `${deps.config.publicUrl}/sign/${token}`;
     await repo.updateSignee(trx, signee.id, {
@@ -248,11 +262,12 @@ export async function sendDraft(
   const now = nowIso();
   const tenant = await findTenant(trx, current.tenant_id);
   const expiresAt = deadlineAtSend(current, tenant, now);
+  const reminders = remindersAtSend(current, tenant);
   const moved = await moveDocument(trx, {
     document: current,
     move: 'send',
     at: now,
-    set: { hash: current.original_sha256, expires_at: expiresAt },
+    set: { hash: current.original_sha256, expires_at: expiresAt, reminders },
     by: {
       actor: input.actor,
       origin: input.origin,
@@ -265,7 +280,7 @@ export async function sendDraft(
       `Only a draft can be sent for signing; this document is ${current.status}.`,
     );
   }
-  const sent = { ...current, status: 'in_process' as const, expires_at: expiresAt };
+  const sent = { ...current, status: 'in_process' as const, expires_at: expiresAt, reminders };
   if (expiresAt) await scheduleExpiry(trx, current.id, expiresAt);
   const wave = currentWave(sent, signees);
   const invites = await inviteSignees(trx, deps, {

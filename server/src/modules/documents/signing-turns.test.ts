@@ -32,6 +32,7 @@ function signee(
     token_hash: null,
     invited_at: null,
     opened_at: null,
+    auto_reminders: 0,
     declined_at: null,
     decline_reason: null,
     signature_file: null,

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../db/handle.js';
+import type { ReminderPolicy } from '../documents/reminder-policy.js';
 import { validationError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
@@ -55,6 +56,7 @@ export async function createFromTemplateInTrx(
     metadata?: Record<string, string> | null;
     expiresAt?: string;
     redirectUrl?: string | null;
+    reminders?: ReminderPolicy | null;
     actor: string;
     origin?: RequestOrigin;
     /** More details for the `created` audit entry. */
@@ -94,6 +96,7 @@ export async function createFromTemplateInTrx(
     metadata: input.metadata,
     expiresAt: input.expiresAt,
     redirectUrl: input.redirectUrl,
+    reminders: input.reminders,
     at: nowIso(),
   });
   const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, ...f }) => ({
@@ -130,6 +133,7 @@ export async function createDocumentFromTemplate(
     metadata?: Record<string, string>;
     expiresAt?: string;
     redirectUrl?: string;
+    reminders?: ReminderPolicy | null;
     send?: boolean;
     origin: RequestOrigin;
   },
@@ -160,6 +164,7 @@ export async function createDocumentFromTemplate(
       metadata: input.metadata,
       expiresAt: input.expiresAt,
       redirectUrl: input.redirectUrl,
+      reminders: input.reminders,
       actor,
       origin: input.origin,
     });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { remindersInput } from '../documents/reminder-policy.js';
 import { fieldSchema, MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
 import {
   expiresAtInput,
@@ -188,6 +189,7 @@ export const fromTemplateBody = z
     redirectUrl: redirectUrlSchema
       .optional()
       .describe('where the signing page sends each signee after they sign or decline'),
+    reminders: remindersInput.optional(),
     send: z.boolean().optional().describe('true: send for signing in the same request'),
   })
   .strict();

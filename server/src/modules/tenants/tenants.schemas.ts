@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '../events/event-types.js';
+import { MAX_REMINDERS_PER_SIGNEE } from '../documents/reminder-policy.js';
 
 /** Reminders re-send e-mail with the tenant's text: at most one per quarter hour a document. */
 export const MIN_REMINDER_COOLDOWN_MINUTES = 15;
@@ -60,6 +61,28 @@ export const settingsSchema = z
       .describe(
         'Whole days from sending after which a document still in process expires (cancelled, cancelReason "expired"), unless it has its own expiresAt; null: never',
       ),
+    reminderFirstAfterDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .nullable()
+      .describe(
+        "Automatic reminders: whole days after a signee's invitation until the first (null: reminderEveryDays, or none if both are null), for documents sent without their own reminders",
+      ),
+    reminderEveryDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .nullable()
+      .describe('Whole days between automatic reminders; null: only the first'),
+    reminderMax: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_REMINDERS_PER_SIGNEE)
+      .describe('Automatic reminders per signee at most'),
   })
   .meta({ id: 'TenantSettings' });
 

@@ -9,6 +9,7 @@ import {
   type WebhookEventName,
 } from '../events/event-types.js';
 import * as repo from './tenants.repo.js';
+import { DEFAULT_REMINDER_MAX } from '../documents/reminder-policy.js';
 
 /** What tenant services need. */
 export type TenantDeps = { db: Db; env: 'sandbox' | 'production' };
@@ -59,6 +60,9 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     webhook_events: '[]',
     reminder_cooldown_minutes: 60,
     expiry_days: null,
+    reminder_first_after_days: null,
+    reminder_every_days: null,
+    reminder_max: DEFAULT_REMINDER_MAX,
     credit_balance: 0,
     created_at: now,
     updated_at: now,
@@ -177,6 +181,9 @@ export type TenantSettings = {
   webhookEvents: WebhookEventName[];
   reminderCooldownMinutes: number;
   expiryDays: number | null;
+  reminderFirstAfterDays: number | null;
+  reminderEveryDays: number | null;
+  reminderMax: number;
 };
 
 /** A tenant row's settings in API form. */
@@ -188,6 +195,9 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     webhookEvents: parseWebhookEvents(t.webhook_events),
     reminderCooldownMinutes: t.reminder_cooldown_minutes,
     expiryDays: t.expiry_days,
+    reminderFirstAfterDays: t.reminder_first_after_days,
+    reminderEveryDays: t.reminder_every_days,
+    reminderMax: t.reminder_max,
   };
 }
 
@@ -218,6 +228,11 @@ export async function updateSettings(
         reminder_cooldown_minutes: p.reminderCooldownMinutes,
       }),
       ...(p.expiryDays !== undefined && { expiry_days: p.expiryDays }),
+      ...(p.reminderFirstAfterDays !== undefined && {
+        reminder_first_after_days: p.reminderFirstAfterDays,
+      }),
+      ...(p.reminderEveryDays !== undefined && { reminder_every_days: p.reminderEveryDays }),
+      ...(p.reminderMax !== undefined && { reminder_max: p.reminderMax }),
       updated_at: nowIso(),
     });
     const tenant = await repo.findTenant(trx, input.tenantId);

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
-import { IPV4_COMPATIBLE_CIDR } from './webhook-url.js';
+import { IPV4_COMPATIBLE_CIDR, isLoopbackUrl } from './webhook-url.js';
 
 /** What one HTTP attempt produced: a status code, or an error when no response came. */
 export type SendResult = { statusCode: number | null; error: string | null; durationMs: number };
@@ -21,10 +21,11 @@ export type WebhookSender = {
  * Builds the sender. Every connection's address is checked after DNS resolution (and IP
  * literals before connecting) by request-filtering-agent, so a name that resolves to 127.0.0.1
  * is refused even if it resolved elsewhere when the URL was saved. `lookup` replaces DNS for
- * tests; `allowPrivate` is WEBHOOK_ALLOW_PRIVATE_URLS.
+ * tests; `allowPrivate` is WEBHOOK_ALLOW_PRIVATE_URLS, `allowLoopback` the sandbox's own machine.
  */
 export function createWebhookSender(options: {
   allowPrivate: boolean;
+  allowLoopback?: boolean;
   timeoutMs: number;
   lookup?: LookupFunction;
 }): WebhookSender {
@@ -33,6 +34,7 @@ export function createWebhookSender(options: {
     maxSockets: 64,
     allowPrivateIPAddress: options.allowPrivate,
     denyIPAddressList: options.allowPrivate ? [] : [IPV4_COMPATIBLE_CIDR],
+    allowIPAddressList: options.allowLoopback ? ['127.0.0.0/8', '::1'] : [],
   };
   const agents = {
     'http:': new RequestFilteringHttpAgent(agentOptions),
@@ -50,7 +52,9 @@ export function createWebhookSender(options: {
     }
     // Saved URLs were checked, but the flag may have been turned off since: never send a
     // signed body in clear text or with credentials unless development mode allows it.
-    if (url.protocol !== 'https:' && !(options.allowPrivate && url.protocol === 'http:')) {
+    const plainAllowed =
+      options.allowPrivate || (!!options.allowLoopback && isLoopbackUrl(request.url));
+    if (url.protocol !== 'https:' && !(plainAllowed && url.protocol === 'http:')) {
       return Promise.resolve({
         statusCode: null,
         error: `refused: ${url.protocol} callback URLs are not allowed`,

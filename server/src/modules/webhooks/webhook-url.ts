@@ -6,8 +6,29 @@ import type { FieldError } from '../../lib/errors.js';
 /** Resolves a host name to all of its addresses (dns.promises.lookup with `all: true`). */
 export type ResolveHost = (host: string) => Promise<Array<{ address: string }>>;
 
-/** How callback URLs are judged: the production rules, or the development escape hatch. */
-export type UrlPolicy = { allowPrivate: boolean; resolve?: ResolveHost };
+/**
+ * How callback URLs are judged: the production rules, loopback allowed too (a sandbox on a
+ * developer's machine), or every private address (WEBHOOK_ALLOW_PRIVATE_URLS).
+ */
+export type UrlPolicy = { allowPrivate: boolean; allowLoopback?: boolean; resolve?: ResolveHost };
+
+// Named in every refusal that the setting would lift, so a developer finds it.
+const SETTING = 'WEBHOOK_ALLOW_PRIVATE_URLS=true allows it for development';
+
+/** True for a loopback address (127.0.0.0/8, ::1). */
+export function isLoopbackAddress(address: string): boolean {
+  return ipaddr.isValid(address) && ipaddr.parse(address).range() === 'loopback';
+}
+
+/** True for a URL whose host is `localhost` or a loopback address. */
+export function isLoopbackUrl(raw: string): boolean {
+  try {
+    const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || isLoopbackAddress(host);
+  } catch {
+    return false;
+  }
+}
 
 const MAX_URL_LENGTH = 2048;
 const DNS_TIMEOUT_MS = 5000;
@@ -58,17 +79,24 @@ export async function checkCallbackUrl(raw: string, policy: UrlPolicy): Promise<
   } catch {
     return problem('must be an absolute URL');
   }
-  const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) return problem('must be an https: URL');
+  const loopback = !!policy.allowLoopback && isLoopbackUrl(raw);
+  const schemes = policy.allowPrivate || loopback ? ['https:', 'http:'] : ['https:'];
+  if (!schemes.includes(url.protocol)) {
+    return problem(
+      'must be an https: URL (http: only to this machine in the sandbox, or with WEBHOOK_ALLOW_PRIVATE_URLS=true for development)',
+    );
+  }
   if (url.username || url.password) return problem('must not contain a user name or password');
-  if (policy.allowPrivate) return [];
+  if (policy.allowPrivate || loopback) return [];
 
   // WHATWG parsing already normalised IPv4 spellings such as 0x7f.1 or 2130706433.
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     return isPublicAddress(host)
       ? []
-      : problem(`must not point to a loopback, private or otherwise non-public address (${host})`);
+      : problem(
+          `must not point to a loopback, private or otherwise non-public address (${host}); ${SETTING}`,
+        );
   }
   let addresses: Array<{ address: string }>;
   try {
@@ -80,7 +108,7 @@ export async function checkCallbackUrl(raw: string, policy: UrlPolicy): Promise<
   const blocked = addresses.find((a) => !isPublicAddress(a.address));
   if (blocked) {
     return problem(
-      `host ${host} resolves to a loopback, private or otherwise non-public address (${blocked.address})`,
+      `host ${host} resolves to a loopback, private or otherwise non-public address (${blocked.address}); ${SETTING}`,
     );
   }
   return [];

@@ -19,7 +19,10 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
   const d: webhooks.WebhookDeps = {
     db: deps.db,
     secretKey: deps.config.secretKey,
-    urlPolicy: { allowPrivate: deps.config.webhookAllowPrivateUrls },
+    urlPolicy: {
+      allowPrivate: deps.config.webhookAllowPrivateUrls,
+      allowLoopback: deps.config.webhookAllowLoopbackUrls,
+    },
   };
   const tags = ['webhooks'];
 
