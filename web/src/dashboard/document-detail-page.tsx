@@ -126,6 +126,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
           folders={folders.data ?? []}
           busy={busy}
           organise={organise}
+          entries={trail.data}
           onChanged={(changed) => {
             detail.setData(changed);
             trail.reload();

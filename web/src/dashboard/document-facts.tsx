@@ -1,14 +1,16 @@
 import type { DocumentDetail } from '../../../server/src/api-types.js';
 import { DocumentExpiry } from './document-expiry.js';
 import { DocumentReferences } from './document-references.js';
+import { DocumentReminders } from './document-reminders.js';
 import { FolderSelect, folderPath } from './folders.js';
-import type { Folder, SignetDocument } from './types.js';
+import type { AuditEntry, Folder, SignetDocument } from './types.js';
 import { StatusBadge, Time } from './ui.js';
 
 /**
  * The facts at the top of a document's page: status (an expiry named as such), times, folder
- * and pin (changed through `organise`), the deadline (editable while open), seal level, hash
- * and what an integrator attached.
+ * and pin (changed through `organise`), the deadline and the automatic reminders (editable while
+ * open; `entries`, the audit trail, tells a draft's reminders turned off), seal level, hash and
+ * what an integrator attached.
  */
 export function DocumentFacts(props: {
   document: SignetDocument;
@@ -16,6 +18,7 @@ export function DocumentFacts(props: {
   busy: boolean;
   organise: (json: { pinned?: boolean; folderId?: string | null }, done: string) => void;
   onChanged: (detail: DocumentDetail) => void;
+  entries: AuditEntry[] | null;
 }) {
   const { document: doc } = props;
   return (
@@ -87,6 +90,7 @@ export function DocumentFacts(props: {
         </dd>
       </div>
       <DocumentExpiry document={doc} onChanged={props.onChanged} />
+      <DocumentReminders document={doc} entries={props.entries} onChanged={props.onChanged} />
       {doc.sealLevel && (
         <div>
           <dt>Seal level</dt>

@@ -73,6 +73,7 @@ function propertyName(key: string): string {
     externalId: 'external ID',
     metadata: 'metadata',
     redirectUrl: 'redirect URL',
+    reminders: 'automatic reminders',
   };
   return names[key] ?? key;
 }

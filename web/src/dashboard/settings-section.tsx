@@ -2,6 +2,14 @@ import { call } from './dashboard-api.js';
 import { useEffect, useState, type FormEvent } from 'react';
 import { fieldError, otherErrors } from './api.js';
 import type { EmailLanguage, Tenant, TenantSettings } from './types.js';
+import {
+  readReminders,
+  reminderErrors,
+  ReminderInputs,
+  reminderTexts,
+  type ReadReminders,
+  type ReminderTexts,
+} from './reminder-inputs.js';
 import { ErrorMessage, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
@@ -14,7 +22,17 @@ const FORM_PATHS = [
   'expiryDays',
   'invitationEmails',
   'signeeEvents',
+  'reminderFirstAfterDays',
+  'reminderEveryDays',
+  'reminderMax',
 ];
+
+// The API's property for each of the reminder inputs.
+const REMINDER_PATHS = {
+  first: 'reminderFirstAfterDays',
+  every: 'reminderEveryDays',
+  max: 'reminderMax',
+};
 
 /**
  * The default expiry as typed, for the PATCH: empty is none (null), a number goes as it is so
@@ -49,6 +67,8 @@ export function SettingsSection(props: { tenant: Tenant }) {
   const [cooldown, setCooldown] = useState('');
   const [expiry, setExpiry] = useState('');
   const [expiryTyped, setExpiryTyped] = useState(false);
+  const [reminders, setReminders] = useState<ReminderTexts>(reminderTexts(null, null, null));
+  const [remindersRead, setRemindersRead] = useState<ReadReminders | null>(null);
   const [saved, setSaved] = useState(false);
   const save = useSubmit();
   const languageError = fieldError(save.errors, 'emailLanguage', 'E-mail language');
@@ -57,6 +77,8 @@ export function SettingsSection(props: { tenant: Tenant }) {
       setForm(loaded.data);
       setCooldown(String(loaded.data.reminderCooldownMinutes));
       setExpiry(loaded.data.expiryDays === null ? '' : String(loaded.data.expiryDays));
+      const { reminderFirstAfterDays, reminderEveryDays, reminderMax } = loaded.data;
+      setReminders(reminderTexts(reminderFirstAfterDays, reminderEveryDays, reminderMax));
     }
   }, [loaded.data]);
 
@@ -66,7 +88,9 @@ export function SettingsSection(props: { tenant: Tenant }) {
     setSaved(false);
     const expiryDays = expiryDaysOf(expiry);
     setExpiryTyped(expiryDays === 'not a number');
-    if (expiryDays === 'not a number') return;
+    const read = readReminders(reminders);
+    setRemindersRead(read);
+    if (expiryDays === 'not a number' || read.notNumbers.length > 0) return;
     void save.submit(async () => {
       const minutes = cooldown.trim() === '' ? Number.NaN : Number(cooldown);
       const result = await call('PATCH /api/tenants/{tenantId}/settings', {
@@ -79,6 +103,10 @@ export function SettingsSection(props: { tenant: Tenant }) {
           reminderCooldownMinutes: Number.isFinite(minutes) ? minutes : cooldown,
           expiryDays,
           webhookEvents: form.webhookEvents,
+          reminderFirstAfterDays: read.first,
+          reminderEveryDays: read.every,
+          // Empty is the service's default, as a document's own policy has it.
+          reminderMax: read.max ?? 3,
         },
       });
       loaded.setData(result.settings);
@@ -177,6 +205,14 @@ export function SettingsSection(props: { tenant: Tenant }) {
                   ? 'Default expiry must be a whole number of days, like 30.'
                   : fieldError(save.errors, 'expiryDays', 'Default expiry')
               }
+            />
+            <ReminderInputs
+              legend="Automatic reminders"
+              hintId="reminder-defaults-hint"
+              hint="For documents sent without their own, counted from each signee’s invitation. Both days empty: none; at most 1 to 10, empty: 3."
+              value={reminders}
+              onChange={setReminders}
+              errors={reminderErrors(remindersRead, save.errors, REMINDER_PATHS)}
             />
             <WebhookEventChoices
               value={form.webhookEvents}
