@@ -1,5 +1,5 @@
 // Peer comparison for sealing (issue 30): `npx tsx bench/peers.bench.ts [--rounds 5]
-// [--only text-10|illustrated-100|scan-300]`.
+// [--only text-10|illustrated-100|scan-300] [--plot docs/seal-vs-pages.svg]`.
 //
 // Seals the same generated inputs (a 10-page text PDF, a 100-page PDF with images and embedded
 // fonts, a 300-page ~40 MiB scan) with the same sandbox certificate (Signet's, as a P12) in four
@@ -20,6 +20,11 @@
 //
 // Goals (issue 30): Signet ≥ 1.5x faster than (b) and (c) on all three inputs; Signet ≤ 1.5x
 // the time of (d) at 10 pages.
+//
+// The peers' packages are bench/peers/package.json's, installed there by this benchmark when
+// one is missing (bench/support/peer-modules.ts); a stack that still cannot load is NOT RUN,
+// which `npm run bench -- --check` counts as a failure. A run of all three inputs also plots
+// seal time against pages for every stack (bench/support/seal-plot.ts, docs/seal-vs-pages.svg).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,7 +40,10 @@ import {
   unavailable,
   type StackName,
 } from './support/peer-stacks.js';
+import { machineName } from './support/bench-report.js';
+import { installPeers } from './support/peer-modules.js';
 import { ROOT, isMain, median } from './support/processes.js';
+import { writeSealPlot } from './support/seal-plot.js';
 
 export const INPUT_NAMES = ['text-10', 'illustrated-100', 'scan-300'] as const;
 export type InputName = (typeof INPUT_NAMES)[number];
@@ -263,8 +271,9 @@ export async function runPeersBench(options: {
     const certificateFile = path.join(dir, 'certificate.json');
     writeCertificate(certificateFile, await loadOrCreateSealCertificate({ dataDir: dir }));
     const notRun: PeersResult['notRun'] = {};
+    const installFailure = installPeers(log);
     for (const stack of STACK_NAMES) {
-      const why = unavailable(stack);
+      const why = unavailable(stack, installFailure);
       if (why) notRun[stack] = why;
       if (why) log(`${stack}: NOT RUN, ${why}`);
     }
@@ -319,6 +328,16 @@ export async function runPeersBench(options: {
   }
 }
 
+/** What the plot of a run says about it: when, where, and what a point is. */
+export function peersPlotCaption(r: PeersResult, at: Date): string {
+  const notRun = Object.keys(r.notRun).map((stack) => STACK_LABELS[stack as StackName]);
+  return (
+    `bench/peers.bench.ts, ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${machineName()}:\n` +
+    `each point the median of ${r.rounds} rounds; bars from min to max` +
+    (notRun.length ? `\nNOT RUN here: ${notRun.join('; ')}` : '')
+  );
+}
+
 /** The report as plain text: one table per input, then the goals. */
 export function formatPeersReport(r: PeersResult): string {
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
@@ -360,7 +379,11 @@ if (process.argv[2] === '--child') {
   await child(process.argv.slice(3));
 } else if (isMain(import.meta.url)) {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string', default: '5' }, only: { type: 'string' } },
+    options: {
+      rounds: { type: 'string', default: '5' },
+      only: { type: 'string' },
+      plot: { type: 'string', default: path.join(ROOT, 'docs', 'seal-vs-pages.svg') },
+    },
   });
   const only = values.only?.split(',').map((s) => s.trim()) as InputName[] | undefined;
   const unknown = only?.filter((n) => !INPUT_NAMES.includes(n)) ?? [];
@@ -372,4 +395,7 @@ if (process.argv[2] === '--child') {
     only,
   });
   process.stdout.write(`${formatPeersReport(result)}\n`);
+  if (writeSealPlot(values.plot, result, peersPlotCaption(result, new Date()))) {
+    process.stderr.write(`plot written to ${values.plot}\n`);
+  }
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { SealCertificate } from '../../server/src/modules/sealing/seal-certificate.js';
 import type { SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
-import { missingPeers } from './peer-modules.mjs';
+import { missingPeers } from './peer-modules.js';
 
 const require = createRequire(import.meta.url);
 
@@ -63,17 +63,14 @@ export function sealedInput(original: Uint8Array): SealedInput {
   };
 }
 
-/** Why a stack cannot run on this machine (its packages are missing), or null when it can. */
-export function unavailable(name: StackName): string | null {
+/**
+ * Why a stack cannot run on this machine (its packages are missing even after installPeers),
+ * or null when it can. `installFailure` is what installPeers reported, if anything.
+ */
+export function unavailable(name: StackName, installFailure: string | null = null): string | null {
   const missing = missingPeers(name);
   if (!missing.length) return null;
-  const pdfSign = missing.filter((spec) => spec.startsWith('@documenso/pdf-sign@'));
-  const others = missing.filter((spec) => !pdfSign.includes(spec));
-  const commands = [
-    ...(others.length ? [`npm install -D -E ${others.join(' ')}`] : []),
-    ...(pdfSign.length ? [`npm install --no-save ${pdfSign.join(' ')}`] : []),
-  ];
-  return `${missing.join(', ')} not installed: ${commands.join(' && ')} (or SIGNET_BENCH_PEERS=<a folder with them in node_modules>)`;
+  return `${missing.join(', ')} not installed in bench/peers: ${installFailure ?? 'npm install there did not provide them'}`;
 }
 
 /**
@@ -107,11 +104,11 @@ export async function loadStack(name: StackName, certificate: SealCertificate): 
       };
     }
     case 'signpdf': {
-      const { signpdfSeal } = await import('./signpdf-stack.mjs');
+      const { signpdfSeal } = await import('../peers/signpdf-stack.mjs');
       return signpdfSeal(p12, password, expoFont('noto-sans', 'NotoSans'));
     }
     case 'documenso': {
-      const { documensoSeal } = await import('./documenso-pipeline.mjs');
+      const { documensoSeal } = await import('../peers/documenso-pipeline.mjs');
       return documensoSeal(p12, password, {
         noto: expoFont('noto-sans', 'NotoSans'),
         caveat: expoFont('caveat', 'Caveat'),

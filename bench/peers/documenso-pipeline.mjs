@@ -14,15 +14,19 @@
 // way (pdf-lib text; v2 renders an overlay through Konva too). Fonts come from memory, where
 // Documenso fetches them over HTTP for each field.
 //
-// @documenso/pdf-sign is not a devDependency: the registry reachable here holds only its
-// linux-x64 binaries, so a lock file written here lacks its other platforms' optional packages
-// and `npm ci` then refuses the lock ("Missing: @documenso/pdf-sign-darwin-arm64@ from lock
-// file"). Install it with `npm install --no-save @documenso/pdf-sign@0.1.0` (peer-modules.mjs).
-import { requirePeer } from './peer-modules.mjs';
+// Its packages are declared in bench/peers/package.json, at those versions, and installed into
+// bench/peers/node_modules by the benchmark itself (bench/support/peer-modules.ts): not as the
+// project's devDependencies, because the registry reachable here holds only @documenso/pdf-sign's
+// linux-x64 binaries, so a project lock file written here would lack its other platforms'
+// optional packages and `npm ci` would refuse it ("Missing: @documenso/pdf-sign-darwin-arm64@
+// from lock file"). Required, not imported: they are CommonJS, measured through their CommonJS
+// builds (@cantoo/pdf-lib's `import` condition is another build).
+import { createRequire } from 'node:module';
 
-const lib = requirePeer('@cantoo/pdf-lib');
-const fontkit = requirePeer('@pdf-lib/fontkit');
-const { signWithP12 } = requirePeer('@documenso/pdf-sign');
+const require = createRequire(import.meta.url);
+const lib = require('@cantoo/pdf-lib');
+const fontkit = require('@pdf-lib/fontkit');
+const { signWithP12 } = require('@documenso/pdf-sign');
 const { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef } = lib;
 
 const A4 = [595.28, 841.89];

@@ -1,4 +1,4 @@
-import type { PeerSeal } from './peer-stacks.js';
+import type { PeerSeal } from '../support/peer-stacks.js';
 
 /** Documenso's pre-@libpdf/core seal as far as it runs here (peer c of bench/peers.bench.ts). */
 export function documensoSeal(

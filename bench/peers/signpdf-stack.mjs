@@ -2,7 +2,11 @@
 // signees in an embedded TrueType font (pdf-lib's default embedding, no subsetting), adds a
 // signature placeholder with @signpdf/placeholder-pdf-lib and saves without object streams;
 // @signpdf/signpdf then signs it with @signpdf/signer-p12 (node-forge), ETSI.CAdES.detached.
-import { requirePeer } from './peer-modules.mjs';
+// Its packages are declared in bench/peers/package.json and installed by the benchmark itself
+// (bench/support/peer-modules.ts); required through their CommonJS builds, as measured.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 
 /**
  * pdf-lib + @signpdf with the P12: a function from a SealedInput to the signed PDF.
@@ -11,12 +15,12 @@ import { requirePeer } from './peer-modules.mjs';
  * @param {Uint8Array} ttf
  */
 export function signpdfSeal(p12, password, ttf) {
-  const { PDFDocument } = requirePeer('pdf-lib');
-  const fontkit = requirePeer('@pdf-lib/fontkit');
-  const { pdflibAddPlaceholder } = requirePeer('@signpdf/placeholder-pdf-lib');
-  const { SignPdf } = requirePeer('@signpdf/signpdf');
-  const { P12Signer } = requirePeer('@signpdf/signer-p12');
-  const { SUBFILTER_ETSI_CADES_DETACHED } = requirePeer('@signpdf/utils');
+  const { PDFDocument } = require('pdf-lib');
+  const fontkit = require('@pdf-lib/fontkit');
+  const { pdflibAddPlaceholder } = require('@signpdf/placeholder-pdf-lib');
+  const { SignPdf } = require('@signpdf/signpdf');
+  const { P12Signer } = require('@signpdf/signer-p12');
+  const { SUBFILTER_ETSI_CADES_DETACHED } = require('@signpdf/utils');
   const signPdf = new SignPdf();
   return async ({ original, signatures, auditEntries }) => {
     const doc = await PDFDocument.load(original);
