@@ -60,6 +60,7 @@ describe.each(ENGINES)('the OpenAPI document on %s', (engine) => {
       signees: { contentType: 'application/json' },
       fields: { contentType: 'application/json' },
       metadata: { contentType: 'application/json' },
+      reminders: { contentType: 'application/json' },
       file: { contentType: 'application/pdf' },
     });
     for (const path of ['/api/verify', '/api/text-tags/preview']) {
