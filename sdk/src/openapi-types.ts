@@ -1641,7 +1641,10 @@ export interface components {
          *       "expiryDays": null,
          *       "reminderFirstAfterDays": 3,
          *       "reminderEveryDays": 2,
-         *       "reminderMax": 3
+         *       "reminderMax": 3,
+         *       "embedOrigins": [
+         *         "https://app.example.com"
+         *       ]
          *     }
          */
         TenantSettings: {
@@ -1661,6 +1664,8 @@ export interface components {
             reminderEveryDays: number | null;
             /** @description Automatic reminders per signee at most */
             reminderMax: number;
+            /** @description Origins (https://host[:port]; http only for localhost, 127.0.0.1 and [::1]) whose pages may frame the signing pages of this tenant's documents and receive their postMessage events; at most 10, stored normalised (lower case, no default port) without repeats. [] (the default): signing pages refuse to be framed. */
+            embedOrigins: string[];
         };
         /**
          * @example {
@@ -3465,7 +3470,10 @@ export interface operations {
                      *         "expiryDays": null,
                      *         "reminderFirstAfterDays": 3,
                      *         "reminderEveryDays": 2,
-                     *         "reminderMax": 3
+                     *         "reminderMax": 3,
+                     *         "embedOrigins": [
+                     *           "https://app.example.com"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -3517,7 +3525,10 @@ export interface operations {
                  *       "expiryDays": 1,
                  *       "reminderFirstAfterDays": 1,
                  *       "reminderEveryDays": 1,
-                 *       "reminderMax": 1
+                 *       "reminderMax": 1,
+                 *       "embedOrigins": [
+                 *         "https://signet.example.com/"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -3537,6 +3548,8 @@ export interface operations {
                     reminderEveryDays?: number | null;
                     /** @description Automatic reminders per signee at most */
                     reminderMax?: number;
+                    /** @description Origins (https://host[:port]; http only for localhost, 127.0.0.1 and [::1]) whose pages may frame the signing pages of this tenant's documents and receive their postMessage events; at most 10, stored normalised (lower case, no default port) without repeats. [] (the default): signing pages refuse to be framed. */
+                    embedOrigins?: string[];
                 };
             };
         };
@@ -3561,7 +3574,10 @@ export interface operations {
                      *         "expiryDays": null,
                      *         "reminderFirstAfterDays": 3,
                      *         "reminderEveryDays": 2,
-                     *         "reminderMax": 3
+                     *         "reminderMax": 3,
+                     *         "embedOrigins": [
+                     *           "https://app.example.com"
+                     *         ]
                      *       }
                      *     }
                      */
