@@ -63,6 +63,7 @@ export function mount(
   element: Element | string,
   options: SignetMountOptions,
 ): SignetMountedSigning {
+  if (typeof document === 'undefined') throw new Error('Signet.mount runs in a browser page');
   const container = typeof element === 'string' ? document.querySelector(element) : element;
   if (!container) throw new Error(`Signet.mount: no element ${String(element)}`);
   const url = new URL(options.url, document.baseURI);
