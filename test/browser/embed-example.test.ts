@@ -65,7 +65,9 @@ describe.each(ENGINES)('the embedding example in Chromium on %s', (engine) => {
     // signet:signed, then the example's server confirmed it with the API.
     await page.getByText('Thank you: your agreement is signed.').waitFor({ timeout: 20_000 });
     expect(await page.locator('#signing iframe').count()).toBe(0);
-    expect(problems).toEqual([]);
+    // The PDF asked for after signing closed the link is a 410, as in signing-page.test.ts.
+    const closed = /^console: Failed to load resource: .* (404|410) .*@ .*\/api\/signing\//;
+    expect(problems.filter((p) => !closed.test(p))).toEqual([]);
     await close();
   });
 });
