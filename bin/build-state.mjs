@@ -15,11 +15,13 @@ export const STAMP = path.join(ROOT, 'dist', 'build.json');
 export const COMPILED_CLI = path.join(ROOT, 'dist', 'server', 'bundle', 'cli.js');
 
 // What the build is made from (the web app's dependencies come with package-lock.json; the
-// server imports one SDK module).
+// server imports one SDK module, /embed.js is built from another).
 const INPUTS = [
   'server/src',
   'sdk/src/webhook-signature.ts',
+  'sdk/src/embed.ts',
   'web/src',
+  'web/build-embed-script.ts',
   'web/index.html',
   'web/sign.html',
   'web/vite.config.ts',

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { buildEmbedScript } from './build-embed-script.js';
 
 const webDir = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -84,7 +85,7 @@ export default defineConfig({
   root: webDir,
   base: '/',
   publicDir: false,
-  plugins: [react(), copyPdfjsResources(), precompressAssets()],
+  plugins: [react(), copyPdfjsResources(), precompressAssets(), buildEmbedScript(webDir)],
   build: {
     outDir: path.join(webDir, 'dist'),
     emptyOutDir: true,

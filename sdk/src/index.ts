@@ -68,3 +68,10 @@ export {
   type ChainCheck,
 } from './evidence-chain.js';
 export type { CmsCheck } from './cms-signature.js';
+export {
+  mount,
+  type SignetEmbedEvent,
+  type SignetEmbedEventType,
+  type SignetMountOptions,
+  type SignetMountedSigning,
+} from './embed.js';

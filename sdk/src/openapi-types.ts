@@ -1670,7 +1670,10 @@ export interface components {
          *       "expiryDays": null,
          *       "reminderFirstAfterDays": 3,
          *       "reminderEveryDays": 2,
-         *       "reminderMax": 3
+         *       "reminderMax": 3,
+         *       "embedOrigins": [
+         *         "https://app.example.com"
+         *       ]
          *     }
          */
         TenantSettings: {
@@ -1690,6 +1693,8 @@ export interface components {
             reminderEveryDays: number | null;
             /** @description Automatic reminders per signee at most */
             reminderMax: number;
+            /** @description Origins (https://host[:port]; http only for localhost, 127.0.0.1 and [::1]) whose pages may frame the signing pages of this tenant's documents and receive their postMessage events; at most 10, stored normalised (lower case, no default port) without repeats. [] (the default): signing pages refuse to be framed. */
+            embedOrigins: string[];
         };
         /**
          * @example {
@@ -3501,7 +3506,10 @@ export interface operations {
                      *         "expiryDays": null,
                      *         "reminderFirstAfterDays": 3,
                      *         "reminderEveryDays": 2,
-                     *         "reminderMax": 3
+                     *         "reminderMax": 3,
+                     *         "embedOrigins": [
+                     *           "https://app.example.com"
+                     *         ]
                      *       }
                      *     }
                      */
@@ -3553,7 +3561,10 @@ export interface operations {
                  *       "expiryDays": 1,
                  *       "reminderFirstAfterDays": 1,
                  *       "reminderEveryDays": 1,
-                 *       "reminderMax": 1
+                 *       "reminderMax": 1,
+                 *       "embedOrigins": [
+                 *         "https://signet.example.com/"
+                 *       ]
                  *     }
                  */
                 "application/json": {
@@ -3573,6 +3584,8 @@ export interface operations {
                     reminderEveryDays?: number | null;
                     /** @description Automatic reminders per signee at most */
                     reminderMax?: number;
+                    /** @description Origins (https://host[:port]; http only for localhost, 127.0.0.1 and [::1]) whose pages may frame the signing pages of this tenant's documents and receive their postMessage events; at most 10, stored normalised (lower case, no default port) without repeats. [] (the default): signing pages refuse to be framed. */
+                    embedOrigins?: string[];
                 };
             };
         };
@@ -3597,7 +3610,10 @@ export interface operations {
                      *         "expiryDays": null,
                      *         "reminderFirstAfterDays": 3,
                      *         "reminderEveryDays": 2,
-                     *         "reminderMax": 3
+                     *         "reminderMax": 3,
+                     *         "embedOrigins": [
+                     *           "https://app.example.com"
+                     *         ]
                      *       }
                      *     }
                      */

@@ -32,6 +32,7 @@ import { withLogRedaction } from './http/log-redaction.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import type { App, AppDeps } from './http/types.js';
 import { registerWebAssets } from './http/web-assets.js';
+import { registerEmbedScript } from './http/embed-script.js';
 import { createJobRunner, type JobDefinition } from './jobs/runner.js';
 import { createEndOfTurn } from './lib/end-of-turn.js';
 import { MULTIPART_LIMITS } from './modules/documents/documents.schemas.js';
@@ -165,6 +166,7 @@ export async function buildApp(options: {
   await app.register(swagger, openApiOptions(config.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await registerWebAssets(app, { distDir: path.join(import.meta.dirname, '../../web/dist') });
+  registerEmbedScript(app);
 
   const mailTransport = createMailTransport(config.smtpUrl);
   const storage = await createStorage(config);

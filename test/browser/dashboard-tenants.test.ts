@@ -87,6 +87,7 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
         reminderFirstAfterDays: null,
         reminderEveryDays: null,
         reminderMax: 3,
+        embedOrigins: [],
       },
     });
 

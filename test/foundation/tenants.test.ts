@@ -222,6 +222,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         reminderFirstAfterDays: null,
         reminderEveryDays: null,
         reminderMax: 3,
+        embedOrigins: [],
       },
     });
 
@@ -259,6 +260,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       reminderFirstAfterDays: null,
       reminderEveryDays: null,
       reminderMax: 3,
+      embedOrigins: [],
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });
     expect(reread.json()).toEqual(ok.json());

@@ -27,6 +27,7 @@ import * as m0025emailAudit from './migrations/0025-email-audit.js';
 import * as m0026webhookEvents from './migrations/0026-webhook-events.js';
 import * as m0027signeeRoles from './migrations/0027-signee-roles.js';
 import * as m0028reminders from './migrations/0028-reminders.js';
+import * as m0030embedOrigins from './migrations/0030-embed-origins.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0026-webhook-events': m0026webhookEvents,
   '0027-signee-roles': m0027signeeRoles,
   '0028-reminders': m0028reminders,
+  '0030-embed-origins': m0030embedOrigins,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -83,6 +83,11 @@ export type TenantsTable = {
   reminder_every_days: number | null;
   /** At most this many automatic reminders per signee. */
   reminder_max: ColumnType<number, number | undefined, number>;
+  /**
+   * JSON array of the origins that may frame the tenant's signing pages (decisions §13),
+   * normalised, `[]` by default.
+   */
+  embed_origins: ColumnType<string, string | undefined, string>;
   credit_balance: number;
   created_at: string;
   updated_at: string;

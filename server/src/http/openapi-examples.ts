@@ -48,6 +48,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     reminderFirstAfterDays: 3,
     reminderEveryDays: 2,
     reminderMax: 3,
+    embedOrigins: ['https://app.example.com'],
   },
   Invitation: {
     id: '01a21557-5ad4-7641-a236-18ac530525b1',

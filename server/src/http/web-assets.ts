@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyError, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sendProblem } from './errors.js';
@@ -43,12 +43,22 @@ export async function registerWebAssets(app: App, options: { distDir: string }):
   });
 }
 
+/** Where the built web app is (web/dist), for files served outside /assets/ (embed.js). */
+export function webDistDir(app: FastifyInstance): string {
+  return app.getDecorator<string>(DIST_DIR);
+}
+
 /**
- * Sends a built page (`web/dist/{page}.html`). Read on each request: it is a few hundred bytes,
- * and a rebuild while the server runs (which deletes the old hashed assets) never leaves a stale
- * page pointing at files that are gone.
+ * Sends a built page (`web/dist/{page}.html`), with `head` (markup of the caller's, escaped by
+ * it) added at the end of its head. Read on each request: it is a few hundred bytes, and a
+ * rebuild while the server runs (which deletes the old hashed assets) never leaves a stale page
+ * pointing at files that are gone.
  */
-export async function sendWebPage(reply: FastifyReply, page: WebPage): Promise<FastifyReply> {
+export async function sendWebPage(
+  reply: FastifyReply,
+  page: WebPage,
+  options: { head?: string } = {},
+): Promise<FastifyReply> {
   const distDir = reply.server.getDecorator<string>(DIST_DIR);
   let html: string;
   try {
@@ -60,6 +70,7 @@ export async function sendWebPage(reply: FastifyReply, page: WebPage): Promise<F
       'The web pages are not built: run `npm run build:web` (npm start and npm test do it).',
     );
   }
+  if (options.head) html = html.replace('</head>', `${options.head}</head>`);
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')

@@ -17,6 +17,7 @@ import { StatusPanel, type Finished } from './status-panel.js';
 import { RedirectNotice } from './redirect-notice.js';
 import { LoadFailedPage, LoadingPage, Notice, PageShell, SenderMessage } from './page-shell.js';
 import { useLinkLoad, type LinkLoader, type LinkView } from './use-link-load.js';
+import { useEmbedMessages } from './embed-messages.js';
 
 // pdf.js is most of the page's code: load it in its own chunk, so the names, the message and the
 // signing panel show while it is still on its way.
@@ -93,6 +94,8 @@ function SigningView(props: {
     },
     [setView],
   );
+  // In an integrator's frame, its page hears of each of these states (decisions §13).
+  useEmbedMessages(view);
 
   if (view.kind === 'loading') return <LoadingPage />;
   if (view.kind === 'invalid') {

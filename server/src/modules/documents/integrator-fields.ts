@@ -23,9 +23,11 @@ export const metadataSchema = z
     message: `must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
   });
 
-// Loopback hosts: a URL there reaches only the signee's own machine, which is where an
-// integrator's development server runs; anywhere else plain http would expose the query.
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/**
+ * Loopback hosts: a URL there reaches only the signee's own machine, which is where an
+ * integrator's development server runs; anywhere else plain http would expose the query.
+ */
+export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Why `value` cannot be a redirect URL, or null when it can. */
 export function redirectUrlProblem(value: string): string | null {

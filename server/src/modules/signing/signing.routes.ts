@@ -7,6 +7,7 @@ import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { sendWebPage } from '../../http/web-assets.js';
+import { allowFraming, embedOriginsMeta } from '../../http/frame-ancestors.js';
 import {
   approveBody,
   declineBody,
@@ -20,6 +21,7 @@ import * as signing from './signing.service.js';
 import { approveDocument } from './approve.js';
 import type { SigneeRole } from '../documents/signee-roles.js';
 import { recordPageView } from './first-view.js';
+import { embedOriginsOfLink } from './embedding.js';
 import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
@@ -112,7 +114,10 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
     { schema: { hide: true } },
     async (request, reply) => {
       await recordPageView(d, request.params.token, originOf(request));
-      return sendWebPage(reply, 'sign');
+      // A tenant's embedOrigins may frame the page, which posts its messages to them only.
+      const embedOrigins = await embedOriginsOfLink(deps.db, request.params.token);
+      allowFraming(reply, embedOrigins);
+      return sendWebPage(reply, 'sign', { head: embedOriginsMeta(embedOrigins) });
     },
   );
 

@@ -10,6 +10,7 @@ import {
 } from '../events/event-types.js';
 import * as repo from './tenants.repo.js';
 import { DEFAULT_REMINDER_MAX } from '../documents/reminder-policy.js';
+import { decodeEmbedOrigins, encodeEmbedOrigins } from './embed-origins.js';
 
 /** What tenant services need. */
 export type TenantDeps = { db: Db; env: 'sandbox' | 'production' };
@@ -63,6 +64,7 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     reminder_first_after_days: null,
     reminder_every_days: null,
     reminder_max: DEFAULT_REMINDER_MAX,
+    embed_origins: '[]',
     credit_balance: 0,
     created_at: now,
     updated_at: now,
@@ -184,6 +186,7 @@ export type TenantSettings = {
   reminderFirstAfterDays: number | null;
   reminderEveryDays: number | null;
   reminderMax: number;
+  embedOrigins: string[];
 };
 
 /** A tenant row's settings in API form. */
@@ -198,6 +201,7 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     reminderFirstAfterDays: t.reminder_first_after_days,
     reminderEveryDays: t.reminder_every_days,
     reminderMax: t.reminder_max,
+    embedOrigins: decodeEmbedOrigins(t.embed_origins),
   };
 }
 
@@ -233,6 +237,7 @@ export async function updateSettings(
       }),
       ...(p.reminderEveryDays !== undefined && { reminder_every_days: p.reminderEveryDays }),
       ...(p.reminderMax !== undefined && { reminder_max: p.reminderMax }),
+      ...(p.embedOrigins !== undefined && { embed_origins: encodeEmbedOrigins(p.embedOrigins) }),
       updated_at: nowIso(),
     });
     const tenant = await repo.findTenant(trx, input.tenantId);
