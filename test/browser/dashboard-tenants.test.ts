@@ -87,6 +87,8 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
         reminderFirstAfterDays: null,
         reminderEveryDays: null,
         reminderMax: 3,
+        brandName: null,
+        brandColor: null,
       },
     });
 

@@ -222,6 +222,8 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         reminderFirstAfterDays: null,
         reminderEveryDays: null,
         reminderMax: 3,
+        brandName: null,
+        brandColor: null,
       },
     });
 
@@ -259,6 +261,8 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       reminderFirstAfterDays: null,
       reminderEveryDays: null,
       reminderMax: 3,
+      brandName: null,
+      brandColor: null,
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });
     expect(reread.json()).toEqual(ok.json());

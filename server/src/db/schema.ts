@@ -83,6 +83,13 @@ export type TenantsTable = {
   reminder_every_days: number | null;
   /** At most this many automatic reminders per signee. */
   reminder_max: ColumnType<number, number | undefined, number>;
+  /** Branding (decisions §13): name and `#rrggbb` colour on pages and e-mails; null: Signet's. */
+  brand_name: string | null;
+  brand_color: string | null;
+  /** The re-encoded logo's storage key (brand/<tenant id>/<public name>.png) and size; null: none. */
+  logo_key: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
   credit_balance: number;
   created_at: string;
   updated_at: string;

@@ -10,6 +10,12 @@ import {
 } from '../events/event-types.js';
 import * as repo from './tenants.repo.js';
 import { DEFAULT_REMINDER_MAX } from '../documents/reminder-policy.js';
+import {
+  brandSettingsColumns,
+  NO_BRAND,
+  presentBrandSettings,
+  type BrandSettings,
+} from './branding.js';
 
 /** What tenant services need. */
 export type TenantDeps = { db: Db; env: 'sandbox' | 'production' };
@@ -63,6 +69,7 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     reminder_first_after_days: null,
     reminder_every_days: null,
     reminder_max: DEFAULT_REMINDER_MAX,
+    ...NO_BRAND,
     credit_balance: 0,
     created_at: now,
     updated_at: now,
@@ -184,7 +191,7 @@ export type TenantSettings = {
   reminderFirstAfterDays: number | null;
   reminderEveryDays: number | null;
   reminderMax: number;
-};
+} & BrandSettings;
 
 /** A tenant row's settings in API form. */
 export function presentSettings(t: repo.TenantRow): TenantSettings {
@@ -198,6 +205,7 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     reminderFirstAfterDays: t.reminder_first_after_days,
     reminderEveryDays: t.reminder_every_days,
     reminderMax: t.reminder_max,
+    ...presentBrandSettings(t),
   };
 }
 
@@ -233,6 +241,7 @@ export async function updateSettings(
       }),
       ...(p.reminderEveryDays !== undefined && { reminder_every_days: p.reminderEveryDays }),
       ...(p.reminderMax !== undefined && { reminder_max: p.reminderMax }),
+      ...brandSettingsColumns(p),
       updated_at: nowIso(),
     });
     const tenant = await repo.findTenant(trx, input.tenantId);

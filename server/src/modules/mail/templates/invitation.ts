@@ -1,5 +1,6 @@
 import { format, messages, type Language } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
+import type { EmailBrand } from './brand-layout.js';
 import { renderMessage } from './message.js';
 import { DOCUMENT_NAME_MAX, displayValue } from './untrusted.js';
 
@@ -15,6 +16,8 @@ export function renderInvitation(input: {
   signingUrl: string;
   signingMessage: string | null;
   reminder?: boolean;
+  /** The document's tenant's brand (decisions §13). */
+  brand?: EmailBrand | null;
 }): RenderedEmail {
   const m = messages(input.language).email;
   // Names chosen by the sender, shown quoted and bounded, never as the one speaking.
@@ -31,5 +34,6 @@ export function renderInvitation(input: {
     quote: message ? { label: m.invitation.message, text: message } : undefined,
     button: { href: input.signingUrl, label: m.invitation.button },
     footer: m.invitation.footer,
+    brand: input.brand,
   });
 }
