@@ -9,6 +9,15 @@ export type Tenant = { id: string; name: string; role: TenantRole; createdAt: st
 
 export type Membership = { tenantId: string; userId: string; role: TenantRole; createdAt: string };
 
+/**
+ * A tenant's logo (`GET|PUT /api/tenants/{id}/logo`): its public URL (unguessable, immutable; a
+ * new one each upload) and its size in pixels, at most 400 x 120.
+ */
+export type TenantLogo = { url: string; width: number; height: number };
+
+/** A tenant's brand as the signing page gets it (`brand` of `GET /api/signing/{token}`). */
+export type SigningBrand = { name: string | null; color: string | null; logoUrl: string | null };
+
 export type DocumentStatus =
   'draft' | 'in_process' | 'pending_seal' | 'seal_failed' | 'signed' | 'declined' | 'cancelled';
 

@@ -465,6 +465,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenants/{tenantId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a tenant's logo */
+        get: operations["getTenantLogo"];
+        /**
+         * Upload a tenant's logo
+         * @description The body is the image itself (PNG or JPEG, at most 512 KiB, at most 4096 x 4096 pixels, one still frame). It is decoded and encoded again as a PNG without metadata, fitted within 400 x 120 pixels (never enlarged), and replaces the previous logo, whose URL stops working.
+         */
+        put: operations["putTenantLogo"];
+        post?: never;
+        /** Remove a tenant's logo */
+        delete: operations["deleteTenantLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenants/{tenantId}/webhooks": {
         parameters: {
             query?: never;
@@ -1608,6 +1630,34 @@ export interface components {
         };
         /**
          * @example {
+         *       "name": "Acme Legal",
+         *       "color": "#0f766e",
+         *       "logoUrl": "https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png"
+         *     }
+         */
+        SigningBrand: {
+            /** @description The tenant's brandName; null: show Signet */
+            name: string | null;
+            /** @description The brandColor (#rrggbb) for buttons and accents; null: Signet blue */
+            color: string | null;
+            /** @description The tenant's logo (a PNG at most 400 x 120), or null */
+            logoUrl: string | null;
+        };
+        /**
+         * @example {
+         *       "url": "https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png",
+         *       "width": 400,
+         *       "height": 96
+         *     }
+         */
+        TenantLogo: {
+            /** @description Public, unguessable and immutable: e-mails and pages load it */
+            url: string;
+            width: number;
+            height: number;
+        };
+        /**
+         * @example {
          *       "id": "01a21557-5a99-77ec-8a17-d4197143f1d5",
          *       "name": "Acme Ltd",
          *       "role": "owner",
@@ -1673,7 +1723,9 @@ export interface components {
          *       "reminderMax": 3,
          *       "embedOrigins": [
          *         "https://app.example.com"
-         *       ]
+         *       ],
+         *       "brandName": "Acme Legal",
+         *       "brandColor": "#0f766e"
          *     }
          */
         TenantSettings: {
@@ -1695,6 +1747,10 @@ export interface components {
             reminderMax: number;
             /** @description Origins (https://host[:port]; http only for localhost, 127.0.0.1 and [::1]) whose pages may frame the signing pages of this tenant's documents and receive their postMessage events; at most 10, stored normalised (lower case, no default port) without repeats. [] (the default): signing pages refuse to be framed. */
             embedOrigins: string[];
+            /** @description Shown on the signing page and in the e-mails of this tenant's documents in place of Signet's name; null: Signet */
+            brandName: string | null;
+            /** @description Accent colour (#rrggbb) of the signing page and the e-mails; button text is white or black, whichever reads better; null: Signet blue */
+            brandColor: string | null;
         };
         /**
          * @example {
@@ -3509,7 +3565,9 @@ export interface operations {
                      *         "reminderMax": 3,
                      *         "embedOrigins": [
                      *           "https://app.example.com"
-                     *         ]
+                     *         ],
+                     *         "brandName": "Acme Legal",
+                     *         "brandColor": "#0f766e"
                      *       }
                      *     }
                      */
@@ -3564,7 +3622,9 @@ export interface operations {
                  *       "reminderMax": 1,
                  *       "embedOrigins": [
                  *         "https://signet.example.com/"
-                 *       ]
+                 *       ],
+                 *       "brandName": "text",
+                 *       "brandColor": null
                  *     }
                  */
                 "application/json": {
@@ -3586,6 +3646,10 @@ export interface operations {
                     reminderMax?: number;
                     /** @description Origins (https://host[:port]; http only for localhost, 127.0.0.1 and [::1]) whose pages may frame the signing pages of this tenant's documents and receive their postMessage events; at most 10, stored normalised (lower case, no default port) without repeats. [] (the default): signing pages refuse to be framed. */
                     embedOrigins?: string[];
+                    /** @description Shown on the signing page and in the e-mails of this tenant's documents in place of Signet's name; null: Signet */
+                    brandName?: string | null;
+                    /** @description Accent colour (#rrggbb) of the signing page and the e-mails; button text is white or black, whichever reads better; null: Signet blue */
+                    brandColor?: string | null;
                 };
             };
         };
@@ -3613,7 +3677,9 @@ export interface operations {
                      *         "reminderMax": 3,
                      *         "embedOrigins": [
                      *           "https://app.example.com"
-                     *         ]
+                     *         ],
+                     *         "brandName": "Acme Legal",
+                     *         "brandColor": "#0f766e"
                      *       }
                      *     }
                      */
@@ -3936,6 +4002,206 @@ export interface operations {
             };
             /** @description problem+json with code `link_expired` */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTenantLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "logo": {
+                     *         "url": "https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png",
+                     *         "width": 400,
+                     *         "height": 96
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        logo: components["schemas"]["TenantLogo"] | null;
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putTenantLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        /** @description The logo: a PNG or JPEG file */
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "logo": {
+                     *         "url": "https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png",
+                     *         "width": 400,
+                     *         "height": 96
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        logo: components["schemas"]["TenantLogo"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTenantLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9155,7 +9421,12 @@ export interface operations {
                      *           "width": 1,
                      *           "height": 1
                      *         }
-                     *       ]
+                     *       ],
+                     *       "brand": {
+                     *         "name": "Acme Legal",
+                     *         "color": "#0f766e",
+                     *         "logoUrl": "https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -9210,6 +9481,7 @@ export interface operations {
                             width: number;
                             height: number;
                         }[];
+                        brand: components["schemas"]["SigningBrand"];
                     };
                 };
             };

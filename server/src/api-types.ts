@@ -45,6 +45,7 @@ import type {
   settingsSchema,
   tenantSchema,
 } from './modules/tenants/tenants.schemas.js';
+import type { brandViewSchema, logoSchema } from './modules/tenants/branding.schemas.js';
 import type {
   attemptSchema,
   deliverySchema,
@@ -92,6 +93,10 @@ export type Invitation = Out<typeof invitationSchema>;
 export type InvitationView = Out<typeof invitationViewSchema>;
 /** A tenant's settings. */
 export type TenantSettings = Out<typeof settingsSchema>;
+/** A tenant's logo (GET and PUT /api/tenants/{id}/logo). */
+export type TenantLogo = Out<typeof logoSchema>;
+/** A tenant's brand as GET /api/signing/{token} gives it to the page. */
+export type SigningBrand = Out<typeof brandViewSchema>;
 /** A webhook configuration. */
 export type Webhook = Out<typeof webhookSchema>;
 /** A webhook with its secret (create and rotate only). */

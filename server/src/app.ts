@@ -207,7 +207,7 @@ export async function buildApp(options: {
       wakeJobs: () => jobs.wake(),
     }),
     bulkSendJob({ db, config, wakeJobs: () => jobs.wake() }),
-    expireJob({ db, wakeJobs: () => jobs.wake() }),
+    expireJob({ db, publicUrl: config.publicUrl, wakeJobs: () => jobs.wake() }),
     remindJob({ db, config, wakeJobs: () => jobs.wake() }),
   ];
   const jobs = createJobRunner({ db, definitions, logger: app.log });

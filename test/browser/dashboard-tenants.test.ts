@@ -88,6 +88,8 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
         reminderEveryDays: null,
         reminderMax: 3,
         embedOrigins: [],
+        brandName: null,
+        brandColor: null,
       },
     });
 

@@ -223,6 +223,8 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
         reminderEveryDays: null,
         reminderMax: 3,
         embedOrigins: [],
+        brandName: null,
+        brandColor: null,
       },
     });
 
@@ -261,6 +263,8 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       reminderEveryDays: null,
       reminderMax: 3,
       embedOrigins: [],
+      brandName: null,
+      brandColor: null,
     });
     const reread = await ctx.app.inject({ method: 'GET', url, headers: as(owner.apiKey) });
     expect(reread.json()).toEqual(ok.json());

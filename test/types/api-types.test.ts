@@ -12,6 +12,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const checks: { [name: string]: true } = {
   Tenant: true as Same<Sdk.Tenant, Api.Tenant>,
   Membership: true as Same<Sdk.Membership, Api.Membership>,
+  TenantLogo: true as Same<Sdk.TenantLogo, Api.TenantLogo>,
+  SigningBrand: true as Same<Sdk.SigningBrand, Api.SigningBrand>,
   SignetDocument: true as Same<Sdk.SignetDocument, Api.SignetDocument>,
   Signee: true as Same<Sdk.Signee, Api.Signee>,
   SigneeRole: true as Same<Sdk.SigneeRole, Api.SigneeRole>,
@@ -45,6 +47,6 @@ const checks: { [name: string]: true } = {
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(31);
+    expect(Object.keys(checks)).toHaveLength(33);
   });
 });

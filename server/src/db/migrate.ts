@@ -28,6 +28,7 @@ import * as m0026webhookEvents from './migrations/0026-webhook-events.js';
 import * as m0027signeeRoles from './migrations/0027-signee-roles.js';
 import * as m0028reminders from './migrations/0028-reminders.js';
 import * as m0030embedOrigins from './migrations/0030-embed-origins.js';
+import * as m0031branding from './migrations/0031-branding.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0027-signee-roles': m0027signeeRoles,
   '0028-reminders': m0028reminders,
   '0030-embed-origins': m0030embedOrigins,
+  '0031-branding': m0031branding,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,6 +88,13 @@ export type TenantsTable = {
    * normalised, `[]` by default.
    */
   embed_origins: ColumnType<string, string | undefined, string>;
+  /** Branding (decisions §13): name and `#rrggbb` colour on pages and e-mails; null: Signet's. */
+  brand_name: string | null;
+  brand_color: string | null;
+  /** The re-encoded logo's storage key (brand/<tenant id>/<public name>.png) and size; null: none. */
+  logo_key: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
   credit_balance: number;
   created_at: string;
   updated_at: string;

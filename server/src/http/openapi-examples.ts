@@ -49,6 +49,19 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     reminderEveryDays: 2,
     reminderMax: 3,
     embedOrigins: ['https://app.example.com'],
+    brandName: 'Acme Legal',
+    brandColor: '#0f766e',
+  },
+  TenantLogo: {
+    url: 'https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png',
+    width: 400,
+    height: 96,
+  },
+  SigningBrand: {
+    name: 'Acme Legal',
+    color: '#0f766e',
+    logoUrl:
+      'https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png',
   },
   Invitation: {
     id: '01a21557-5ad4-7641-a236-18ac530525b1',

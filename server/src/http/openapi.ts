@@ -20,6 +20,8 @@ declare module 'fastify' {
     multipartBody?: z.ZodObject;
     /** A route answering a PDF file: the description of its 200, for the OpenAPI document. */
     fileResponse?: string;
+    /** A route whose body is a file itself (a logo), of these media types: for the document only. */
+    binaryBody?: { types: string[]; description: string };
   }
 }
 
@@ -95,6 +97,11 @@ export function openApiOptions(publicUrl: string): FastifyDynamicSwaggerOptions 
       if (parts && !out.schema.hide) {
         out.schema.body = z.toJSONSchema(parts, { target: 'draft-2020-12', io: 'input' });
         out.schema.consumes = ['multipart/form-data'];
+      }
+      const binary = input.route.config?.binaryBody;
+      if (binary && !out.schema.hide) {
+        out.schema.body = { type: 'string', format: 'binary', description: binary.description };
+        out.schema.consumes = binary.types;
       }
       const file = input.route.config?.fileResponse;
       if (file && !out.schema.hide) {

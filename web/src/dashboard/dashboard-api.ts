@@ -29,6 +29,8 @@ type Routes = {
   'GET /api/tenants': { res: { tenants: Api.Tenant[] } };
   'POST /api/tenants': { body: { name: string }; res: { tenant: Api.Tenant } };
   'GET /api/tenants/{tenantId}/credits': { res: { balance: number } };
+  'GET /api/tenants/{tenantId}/logo': { res: { logo: Api.TenantLogo | null } };
+  'DELETE /api/tenants/{tenantId}/logo': { res: undefined };
   'GET /api/tenants/{tenantId}/settings': { res: { settings: Api.TenantSettings } };
   'PATCH /api/tenants/{tenantId}/settings': {
     // The cooldown may go as typed, so the service's own rule explains a bad value.

@@ -1,6 +1,7 @@
 import { call } from './dashboard-api.js';
 import { useState, type FormEvent } from 'react';
 import { fieldError } from './api.js';
+import { BrandSection } from './brand-section.js';
 import { MembersSection } from './members-section.js';
 import { useSession } from './session.js';
 import { SettingsSection } from './settings-section.js';
@@ -104,6 +105,7 @@ export function TenantsPage() {
         <ErrorMessage error={create.message} />
       </section>
       {tenant && <SettingsSection key={`s-${tenant.id}`} tenant={tenant} />}
+      {tenant && <BrandSection key={`b-${tenant.id}`} tenant={tenant} />}
       {tenant && <MembersSection key={`m-${tenant.id}`} tenant={tenant} />}
     </>
   );

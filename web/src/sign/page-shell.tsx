@@ -2,22 +2,25 @@ import type { ReactNode } from 'react';
 import type { ApiError } from '../shared/http.js';
 import { format, useSpeech } from './i18n.js';
 import { problemText } from './problem-text.js';
+import { BrandHeader, brandRootProps, type SigningBrand } from './brand-header.js';
 
 /** Header, optional skip link and the main landmark around every state of the signing page. */
-export function PageShell(props: { children: ReactNode; skipToSigning?: boolean }) {
+export function PageShell(props: {
+  children: ReactNode;
+  skipToSigning?: boolean;
+  /** The tenant's brand, once the link is loaded: its name, logo and colour. */
+  brand?: SigningBrand | null;
+}) {
   const { t } = useSpeech();
   return (
-    <div className="app">
+    <div {...brandRootProps(props.brand)}>
       {props.skipToSigning && (
         <a className="skip-link" href="#signing">
           {t.skipToSigning}
         </a>
       )}
       <header className="site-header">
-        <span className="brand">
-          <span className="brand-mark" aria-hidden="true" />
-          Signet
-        </span>
+        <BrandHeader brand={props.brand} />
       </header>
       <main id="main" className="main">
         {props.children}

@@ -173,7 +173,7 @@ function ReadyView(props: {
       )
     : undefined;
   return (
-    <PageShell skipToSigning>
+    <PageShell skipToSigning brand={session.brand}>
       <div className="intro">
         <p className="eyebrow">{t.eyebrow}</p>
         <h1 className="document-title">{doc.name}</h1>

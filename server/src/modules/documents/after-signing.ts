@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import { hashSecret, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import { queueEmail } from '../mail/mail.service.js';
+import { loadBrand } from '../tenants/branding.js';
 import type { SigneeEmailKind } from '../mail/mail-audit.js';
 import {
   renderCancelledNotice,
@@ -75,8 +76,10 @@ export async function queueSignedCopies(
 ) {
   const { document, sealed } = input;
   const attach = sealed.size <= input.attachmentLimit;
+  const brand = await loadBrand(trx, document.tenant_id, input.publicUrl);
   for (const person of await recipients(trx, document, input.signees)) {
     const common = {
+      brand,
       language: document.email_language,
       recipientName: person.name,
       documentName: document.name,
@@ -129,9 +132,11 @@ export async function queueDeclineNotices(
 ) {
   const { document, decliner } = input;
   const sender = await findUserById(trx, document.user_id);
+  const brand = await loadBrand(trx, document.tenant_id, input.publicUrl);
   if (sender) {
     await queueEmail(trx, {
       ...renderDeclined({
+        brand,
         language: document.email_language,
         recipientName: sender.name,
         documentName: document.name,
@@ -147,6 +152,7 @@ export async function queueDeclineNotices(
   for (const signee of invitedOthers(input.signees, decliner.id)) {
     await queueEmail(trx, {
       ...renderDeclinedNotice({
+        brand,
         language: document.email_language,
         recipientName: signee.name,
         documentName: document.name,
@@ -166,13 +172,21 @@ export async function queueDeclineNotices(
  */
 export async function queueCancelNotices(
   trx: DbOrTrx,
-  input: { document: DocumentRow; signees: SigneeRow[]; reason: string | null; expired?: boolean },
+  input: {
+    document: DocumentRow;
+    signees: SigneeRow[];
+    reason: string | null;
+    expired?: boolean;
+    publicUrl: string;
+  },
 ) {
   const { document } = input;
   const sender = await findUserById(trx, document.user_id);
+  const brand = await loadBrand(trx, document.tenant_id, input.publicUrl);
   for (const signee of invitedOthers(input.signees, null)) {
     await queueEmail(trx, {
       ...renderCancelledNotice({
+        brand,
         expired: input.expired,
         language: document.email_language,
         recipientName: signee.name,

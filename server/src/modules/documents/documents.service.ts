@@ -403,6 +403,7 @@ export async function cancelDocument(
       document,
       signees: await repo.listSignees(trx, document.id),
       reason,
+      publicUrl: deps.config.publicUrl,
     });
   });
   deps.wakeJobs();

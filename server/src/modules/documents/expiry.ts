@@ -52,7 +52,11 @@ export async function scheduleExpiry(trx: DbOrTrx, documentId: string, expiresAt
  * compare-and-set of the status, so a second run, a second process or a sign at the same
  * moment finds it moved.
  */
-export async function expireDocument(db: Db, documentId: string): Promise<boolean> {
+export async function expireDocument(
+  db: Db,
+  documentId: string,
+  publicUrl: string,
+): Promise<boolean> {
   return db.kysely.transaction().execute(async (trx) => {
     const document = await repo.findDocument(trx, documentId);
     const now = nowIso();
@@ -70,18 +74,19 @@ export async function expireDocument(db: Db, documentId: string): Promise<boolea
       signees: await repo.listSignees(trx, document.id),
       reason: null,
       expired: true,
+      publicUrl,
     });
     return true;
   });
 }
 
 /** The durable expiry job. */
-export function expireJob(deps: { db: Db; wakeJobs: () => void }) {
+export function expireJob(deps: { db: Db; publicUrl: string; wakeJobs: () => void }) {
   return defineJob({
     kind: EXPIRE_JOB,
     payload: z.object({ documentId: z.string() }),
     handle: async ({ documentId }) => {
-      if (await expireDocument(deps.db, documentId)) deps.wakeJobs();
+      if (await expireDocument(deps.db, documentId, deps.publicUrl)) deps.wakeJobs();
     },
   });
 }

@@ -12,6 +12,7 @@ import {
 import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
 import { changeCredits, findTenant, type TenantRow } from '../tenants/tenants.repo.js';
+import { brandOf } from '../tenants/branding.js';
 import { deadlineAtSend, scheduleExpiry } from './expiry.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import { recordSigneeReminded } from '../events/opt-in-events.js';
@@ -87,6 +88,7 @@ export async function inviteSignees(
       ? null
       : (input.tenant ?? (await findTenant(trx, input.document.tenant_id)));
   const viaEmail = tenant?.invitation_emails === 1;
+  const brand = tenant && viaEmail ? brandOf(tenant, deps.config.publicUrl) : null;
   const now = nowIso();
   const invites: Invite[] = [];
   const reminders = decodeReminders(input.document.reminders);
@@ -129,6 +131,7 @@ export async function inviteSignees(
           signingMessage: input.document.signing_message,
           reminder: input.reminder,
           approval: signee.role === 'approver',
+          brand,
         }),
       });
     } else {

@@ -152,6 +152,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
           signeeName: f.signeeName,
         })),
         pages: view.pages,
+        brand: view.brand,
       };
     },
   );

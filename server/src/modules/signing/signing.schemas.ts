@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fieldSchema, MAX_FIELDS, MAX_TEXT_VALUE } from '../fields/fields.schemas.js';
 import { signeeRoleSchema } from '../documents/signee-roles.js';
+import { brandViewSchema } from '../tenants/branding.schemas.js';
 
 /** Path parameters of the signing routes: the link's token, which is the credential. */
 export const tokenParams = z.object({ token: z.string().min(10).max(200) });
@@ -84,6 +85,8 @@ export const signingViewResponse = z.object({
   filledFields: z.array(fieldSchema.extend({ signeeName: z.string() })),
   /** Each page as displayed, in points: where the fields' places are measured. */
   pages: z.array(z.object({ width: z.number(), height: z.number() })),
+  /** The tenant's brand: the page wears its name, logo and colour. */
+  brand: brandViewSchema,
 });
 
 /** The answer of sign and decline: the signee and the document after the step. */

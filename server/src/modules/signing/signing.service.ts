@@ -22,6 +22,7 @@ import {
 } from '../fields/field-filling.js';
 import { fillFields, listFields } from '../fields/fields.repo.js';
 import { documentPageSizes } from '../fields/fields.service.js';
+import { loadBrand } from '../tenants/branding.js';
 
 /** What the signing flow needs. */
 export type SigningDeps = {
@@ -83,6 +84,7 @@ export async function viewSigning(deps: SigningDeps, token: string, origin: Requ
       .map((f) => ({ field: f, signeeName: names.get(f.signee_id) ?? '' })),
     // A file whose pages cannot be read still signs (on an appended page): no sizes then.
     pages: await documentPageSizes(deps, document).catch(() => []),
+    brand: await loadBrand(deps.db.kysely, document.tenant_id, deps.config.publicUrl),
   };
 }
 

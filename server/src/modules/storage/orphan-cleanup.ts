@@ -1,12 +1,13 @@
 import type { Db } from '../../db/handle.js';
 import { existingDocumentIds } from '../documents/documents.repo.js';
 import { referencedTemplateIds } from '../templates/templates.repo.js';
+import { logoKeyOwner, referencedLogoKeys } from '../tenants/logo.js';
 import { documentIdOfKey, templateIdOfKey } from './keys.js';
 import type { Storage } from './storage.js';
 
 /** What one cleanup pass did. */
 export type OrphanCleanupResult = {
-  /** Keys under documents/ and templates/ that were looked at. */
+  /** Keys under documents/, templates/ and brand/ that were looked at. */
   scanned: number;
   /** Keys removed: files no row needs any more, and stale temporary files. */
   deleted: string[];
@@ -16,10 +17,12 @@ export type OrphanCleanupResult = {
 
 // Each prefix we store files under, how a key names its owner, and which owners still need
 // their files: a document's files go with its row; a template's file stays while the template
-// or any document made from it does (decisions §11: documents share it).
+// or any document made from it does (decisions §11: documents share it); a tenant's logo is
+// its own owner, kept while the tenant shows it (a replaced one is removed at once, logo.ts).
 const OWNERS = [
   { prefix: 'documents/', ownerOf: documentIdOfKey, kept: existingDocumentIds },
   { prefix: 'templates/', ownerOf: templateIdOfKey, kept: referencedTemplateIds },
+  { prefix: 'brand/', ownerOf: logoKeyOwner, kept: referencedLogoKeys },
 ];
 // Bounded IN lists: a bucket can hold millions of keys, a statement should not.
 const BATCH = 500;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '../events/event-types.js';
 import { MAX_REMINDERS_PER_SIGNEE } from '../documents/reminder-policy.js';
 import { embedOriginsSchema } from './embed-origins.js';
+import { brandSettingsShape } from './branding.schemas.js';
 
 /** Reminders re-send e-mail with the tenant's text: at most one per quarter hour a document. */
 export const MIN_REMINDER_COOLDOWN_MINUTES = 15;
@@ -85,6 +86,7 @@ export const settingsSchema = z
       .max(MAX_REMINDERS_PER_SIGNEE)
       .describe('Automatic reminders per signee at most'),
     embedOrigins: embedOriginsSchema,
+    ...brandSettingsShape,
   })
   .meta({ id: 'TenantSettings' });
 

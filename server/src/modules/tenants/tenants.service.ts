@@ -11,6 +11,12 @@ import {
 import * as repo from './tenants.repo.js';
 import { DEFAULT_REMINDER_MAX } from '../documents/reminder-policy.js';
 import { decodeEmbedOrigins, encodeEmbedOrigins } from './embed-origins.js';
+import {
+  brandSettingsColumns,
+  NO_BRAND,
+  presentBrandSettings,
+  type BrandSettings,
+} from './branding.js';
 
 /** What tenant services need. */
 export type TenantDeps = { db: Db; env: 'sandbox' | 'production' };
@@ -65,6 +71,7 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     reminder_every_days: null,
     reminder_max: DEFAULT_REMINDER_MAX,
     embed_origins: '[]',
+    ...NO_BRAND,
     credit_balance: 0,
     created_at: now,
     updated_at: now,
@@ -187,7 +194,7 @@ export type TenantSettings = {
   reminderEveryDays: number | null;
   reminderMax: number;
   embedOrigins: string[];
-};
+} & BrandSettings;
 
 /** A tenant row's settings in API form. */
 export function presentSettings(t: repo.TenantRow): TenantSettings {
@@ -202,6 +209,7 @@ export function presentSettings(t: repo.TenantRow): TenantSettings {
     reminderEveryDays: t.reminder_every_days,
     reminderMax: t.reminder_max,
     embedOrigins: decodeEmbedOrigins(t.embed_origins),
+    ...presentBrandSettings(t),
   };
 }
 
@@ -238,6 +246,7 @@ export async function updateSettings(
       ...(p.reminderEveryDays !== undefined && { reminder_every_days: p.reminderEveryDays }),
       ...(p.reminderMax !== undefined && { reminder_max: p.reminderMax }),
       ...(p.embedOrigins !== undefined && { embed_origins: encodeEmbedOrigins(p.embedOrigins) }),
+      ...brandSettingsColumns(p),
       updated_at: nowIso(),
     });
     const tenant = await repo.findTenant(trx, input.tenantId);

@@ -1,9 +1,16 @@
 import { format, formatDate, messages } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
+import type { EmailBrand } from './brand-layout.js';
 import { renderMessage } from './message.js';
 import { DOCUMENT_NAME_MAX, displayValue } from './untrusted.js';
 
-type Common = { language: string; recipientName: string; documentName: string };
+type Common = {
+  language: string;
+  recipientName: string;
+  documentName: string;
+  /** The document's tenant's brand (decisions §13). */
+  brand?: EmailBrand | null;
+};
 
 /** The signed copy: attached, or (too large to attach) behind a link valid until `expiresAt`. */
 export function renderSignedCopy(
@@ -13,6 +20,7 @@ export function renderSignedCopy(
   const values = { document: displayValue(input.documentName, DOCUMENT_NAME_MAX) };
   return renderMessage({
     language: input.language,
+    brand: input.brand,
     subject: format(m.signedCopy.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [
@@ -46,6 +54,7 @@ export function renderDeclined(
   };
   return renderMessage({
     language: input.language,
+    brand: input.brand,
     subject: format(m.declined.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [format(m.declined.body, values)],
@@ -68,6 +77,7 @@ export function renderDeclinedNotice(
   };
   return renderMessage({
     language: input.language,
+    brand: input.brand,
     subject: format(m.declinedNotice.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [
@@ -94,6 +104,7 @@ export function renderCancelledNotice(
   const ccBody = input.expired ? m.ccNotice.expired : m.ccNotice.cancelled;
   return renderMessage({
     language: input.language,
+    brand: input.brand,
     subject: format(notice.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.recipientName) }),
     paragraphs: [format(input.cc ? ccBody : notice.body, values), m.nothingToDo],

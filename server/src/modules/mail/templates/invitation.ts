@@ -1,5 +1,6 @@
 import { format, messages, type Language } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
+import type { EmailBrand } from './brand-layout.js';
 import { renderMessage } from './message.js';
 import { DOCUMENT_NAME_MAX, displayValue } from './untrusted.js';
 
@@ -19,6 +20,8 @@ export function renderInvitation(input: {
   signingMessage: string | null;
   reminder?: boolean;
   approval?: boolean;
+  /** The document's tenant's brand (decisions §13). */
+  brand?: EmailBrand | null;
 }): RenderedEmail {
   const m = messages(input.language).email;
   const words = input.approval ? { ...m.invitation, ...m.approval } : m.invitation;
@@ -36,5 +39,6 @@ export function renderInvitation(input: {
     quote: message ? { label: words.message, text: message } : undefined,
     button: { href: input.signingUrl, label: words.button },
     footer: words.footer,
+    brand: input.brand,
   });
 }
