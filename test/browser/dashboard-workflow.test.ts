@@ -194,8 +194,11 @@ describe.each(ENGINES)('dashboard: expiry, events and signee timelines on %s', (
       .locator('.signee-timeline time')
       .evaluateAll((els) => els.map((e) => e.getAttribute('datetime') ?? ''));
     expect(times[3] > times[2]).toBe(true);
-    // No roles from this service yet: no label, and nothing fails for their absence.
-    await expect(page.locator('.role-label').count()).resolves.toBe(0);
+    // Each signee's role beside their name: both of these are signers.
+    await expect(page.locator('.role-label').allTextContents()).resolves.toEqual([
+      'Signer',
+      'Signer',
+    ]);
     await screenshotPage(page, 'workflow-signee-timeline');
     await page.setViewportSize({ width: 360, height: 740 });
     await expectNoSidewaysScroll(page);
