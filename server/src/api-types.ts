@@ -31,6 +31,7 @@ import type {
 } from './modules/folders/folders.schemas.js';
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
+import type { identityKeySchema } from './modules/tenants/identity-keys.routes.js';
 import type {
   signingStepResponse,
   signingViewResponse,
@@ -105,6 +106,10 @@ export type DocumentStatus = Out<typeof documentStatusSchema>;
 export type SignetDocument = Out<typeof documentSchema>;
 /** A signee. */
 export type Signee = Out<typeof signeeSchema>;
+/** A signee's verification method (decisions §13). */
+export type SigneeAuth = Signee['auth'];
+/** A tenant's public key for identity tokens (decisions §13). */
+export type IdentityKey = Out<typeof identityKeySchema>;
 /** A document with its signees, as most document routes answer. */
 export type DocumentWithSignees = Out<typeof documentWithSigneesSchema>;
 /** GET /api/documents/{id}: with its fields too. */

@@ -26,6 +26,7 @@ import * as m0024expiry from './migrations/0024-expiry.js';
 import * as m0025emailAudit from './migrations/0025-email-audit.js';
 import * as m0026webhookEvents from './migrations/0026-webhook-events.js';
 import * as m0028reminders from './migrations/0028-reminders.js';
+import * as m0029signeeAuth from './migrations/0029-signee-auth.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0025-email-audit': m0025emailAudit,
   '0026-webhook-events': m0026webhookEvents,
   '0028-reminders': m0028reminders,
+  '0029-signee-auth': m0029signeeAuth,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

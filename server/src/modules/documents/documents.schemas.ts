@@ -10,6 +10,11 @@ import {
   redirectUrlSchema,
 } from './integrator-fields.js';
 import { remindersAnswer, remindersInput } from './reminder-policy.js';
+import {
+  refineSigneeAuths,
+  signeeAuthFields,
+  signeeAuthSchema,
+} from '../signing/signee-auth-input.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -141,6 +146,7 @@ export const signeeSchema = z
       .string()
       .nullable()
       .describe("the signee's own e-mail language; null: the document's emailLanguage"),
+    auth: signeeAuthSchema,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -158,13 +164,15 @@ export const signeeInputSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(200),
   signingOrder: z.number().int().min(1).max(1000).optional(),
   signingGroupId: z.string().trim().min(1).max(100).optional(),
+  ...signeeAuthFields,
 });
 
 /** The decoded `signees` part: 1 to MAX_SIGNEES signees. */
 export const signeesInputSchema = z
   .array(signeeInputSchema)
   .min(1, 'at least one signee is required')
-  .max(MAX_SIGNEES, `at most ${MAX_SIGNEES} signees`);
+  .max(MAX_SIGNEES, `at most ${MAX_SIGNEES} signees`)
+  .superRefine(refineSigneeAuths);
 
 /** The non-file parts of quick-create, `signees` already decoded from JSON. */
 export const quickCreateFieldsSchema = z.object({

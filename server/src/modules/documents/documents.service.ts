@@ -23,6 +23,11 @@ import { encodeFields, listFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
 import { decodeReminders, encodeReminders, type ReminderPolicy } from './reminder-policy.js';
+import {
+  withSigneeAuth,
+  type SigneeAuthInput,
+  type SigneeAuthMethod,
+} from '../signing/signee-auth-input.js';
 
 /** What document services need. */
 export type DocumentDeps = {
@@ -88,6 +93,7 @@ export function presentSignee(s: repo.SigneeRow) {
     invitedAt: s.invited_at,
     openedAt: s.opened_at,
     language: s.language,
+    auth: s.auth,
     declinedAt: s.declined_at,
     declineReason: s.decline_reason,
     createdAt: s.created_at,
@@ -104,6 +110,9 @@ export function newSignee(input: {
     signingOrder?: number;
     signingGroupId?: string;
     language?: string | null;
+    /** Set by withSigneeAuth (signing/signee-auth-input.ts): never a plain access code. */
+    auth?: SigneeAuthMethod;
+    accessCodeHash?: string | null;
   };
   position: number;
   at: string;
@@ -126,6 +135,8 @@ export function newSignee(input: {
     opened_at: null,
     auto_reminders: 0,
     language: signee.language ?? null,
+    auth: signee.auth ?? 'none',
+    access_code_hash: signee.accessCodeHash ?? null,
     declined_at: null,
     decline_reason: null,
     signature_file: null,
@@ -157,7 +168,14 @@ export async function createDocument(
     signingMessage?: string;
     signingOrderEnabled?: boolean;
     signingGroupsEnabled?: boolean;
-    signees: Array<{ email: string; name: string; signingOrder?: number; signingGroupId?: string }>;
+    signees: Array<
+      {
+        email: string;
+        name: string;
+        signingOrder?: number;
+        signingGroupId?: string;
+      } & SigneeAuthInput
+    >;
     expiresAt?: string;
     externalId?: string;
     metadata?: Record<string, string>;
@@ -170,6 +188,8 @@ export async function createDocument(
     origin: RequestOrigin;
   },
 ) {
+  // Access codes are hashed before the transaction: a hash takes a thread for about 10 ms.
+  const signees = await withSigneeAuth(input.signees);
   return deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, { ...input, action: 'document.create' });
     const tenant = await findTenant(trx, input.tenantId);
@@ -200,7 +220,7 @@ export async function createDocument(
     });
     return insertDraft(trx, {
       document,
-      signees: input.signees,
+      signees,
       fields: input.fields ?? [],
       actor: `user:${input.userId}`,
       origin: input.origin,

@@ -17,6 +17,7 @@ import {
 import { checkSignaturePixels, checkSignaturePng } from './signature-image.js';
 import * as signing from './signing.service.js';
 import { recordPageView } from './first-view.js';
+import { registerSigneeAuthRoutes } from './signee-auth.routes.js';
 import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
@@ -73,6 +74,8 @@ async function adoptedMark(
 
 /** The JSON behind the signing page; the link's token is the credential. */
 export function registerSigningRoutes(app: App, deps: AppDeps) {
+  // First: its gate joins every signing route registered after it (signee-auth.routes.ts).
+  registerSigneeAuthRoutes(app, deps);
   const d: signing.SigningDeps = {
     db: deps.db,
     storage: deps.storage,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signeeAuthFields } from '../signing/signee-auth-input.js';
 import { remindersInput } from '../documents/reminder-policy.js';
 import { fieldSchema, MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
 import {
@@ -156,6 +157,7 @@ export const fromTemplateBody = z
           email: z.string(),
           name: z.string(),
           language: z.enum(emailLanguages).optional(),
+          ...signeeAuthFields,
         }),
       )
       .describe("one per role: the role's name or 0-based index"),

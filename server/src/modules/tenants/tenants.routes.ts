@@ -14,6 +14,7 @@ import {
   updateMemberBody,
 } from './tenants.schemas.js';
 import { registerInvitationRoutes } from './invitations.routes.js';
+import { registerIdentityKeyRoutes } from './identity-keys.routes.js';
 import * as tenants from './tenants.service.js';
 
 /** Tenants, memberships, invitations (registerInvitationRoutes), settings and credits. */
@@ -216,4 +217,5 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   );
 
   registerInvitationRoutes(app, deps);
+  registerIdentityKeyRoutes(app, deps);
 }
