@@ -1509,6 +1509,7 @@ export interface components {
          *       "declinedAt": null,
          *       "declineReason": null,
          *       "language": null,
+         *       "auth": "access_code",
          *       "createdAt": "2026-11-26T00:52:58.604Z",
          *       "updatedAt": "2026-11-26T00:52:58.644Z"
          *     }
@@ -4972,6 +4973,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5134,6 +5136,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5371,6 +5374,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5638,6 +5642,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5798,6 +5803,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5969,6 +5975,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -6101,6 +6108,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -7395,6 +7403,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -8898,6 +8907,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -8934,6 +8944,7 @@ export interface operations {
                      *         "declinedAt": null,
                      *         "declineReason": null,
                      *         "language": null,
+                     *         "auth": "access_code",
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }
@@ -9161,6 +9172,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -9197,6 +9209,7 @@ export interface operations {
                      *         "declinedAt": null,
                      *         "declineReason": null,
                      *         "language": null,
+                     *         "auth": "access_code",
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }

@@ -46,7 +46,7 @@ const problems = {
   signee_auth_locked: [429, 'Too many wrong codes'],
   // An identity token (decisions §13) refused, each for one reason.
   identity_invalid: [401, 'Identity token not readable'],
-  identity_signature: [401, 'Identity token not signed by a registered key'],
+  identity_signature: [401, 'Identity token signature refused'],
   identity_expired: [401, 'Identity token expired'],
   identity_lifetime: [401, 'Identity token lives too long'],
   identity_audience: [401, 'Identity token for another signee'],
