@@ -5,12 +5,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvidence } from '../../server/src/modules/sealing/evidence.js';
 import { ENGINES } from '../helpers/context.js';
-import { api, quickCreate } from '../helpers/documents.js';
+import { api } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { downloadFile, waitForStatus } from '../helpers/signing.js';
 import { useMailingContext } from '../helpers/smtp.js';
 import { waitUntil } from '../faults/support.js';
-import { createTemplate } from '../helpers/templates.js';
 import { linkCall, mailedCode, sentWithAuth } from '../helpers/verification.js';
 
 type Entry = { action: string; signeeId: string | null; details: Record<string, unknown> | null };
@@ -58,125 +57,6 @@ describe.each(ENGINES)('signer verification on %s', (engine) => {
       from,
       body: { consent: true, signature: { type: 'typed', text: name } },
     });
-
-  it('takes auth and accessCode on quick-create and draft edits, answers auth only', async () => {
-    const refusals: Array<[Record<string, string>, string]> = [
-      [{ auth: 'access_code' }, 'signees.0.accessCode'],
-      [{ auth: 'email_otp', accessCode: 'secret-1' }, 'signees.0.accessCode'],
-      [{ auth: 'access_code', accessCode: 'abc' }, 'signees.0.accessCode'],
-      [{ auth: 'access_code', accessCode: 'x'.repeat(65) }, 'signees.0.accessCode'],
-      [{ auth: 'passkey' }, 'signees.0.auth'],
-    ];
-    for (const [auth, at] of refusals) {
-      const bad = await quickCreate(m.ctx, apiKey, {
-        tenantId,
-        signees: [{ email: address('a'), name: 'A', ...auth }],
-      });
-      expect(bad.status).toBe(422);
-      expect((bad.body.errors as Array<{ path: string }>).map((e) => e.path)).toEqual([at]);
-    }
-
-    const code = 'Moonlight-7391';
-    const created = await quickCreate(m.ctx, apiKey, {
-      tenantId,
-      signees: [
-        { email: address('ada'), name: 'Ada', auth: 'access_code', accessCode: code },
-        { email: address('bob'), name: 'Bob', auth: 'email_otp' },
-        { email: address('cy'), name: 'Cy' },
-      ],
-    });
-    expect(created.status).toBe(201);
-    expect(created.body.signees.map((s: { auth: string }) => s.auth)).toEqual([
-      'access_code',
-      'email_otp',
-      'none',
-    ]);
-    const id = created.body.document.id;
-    const [ada, bob] = created.body.signees;
-
-    // Draft edits: a new code, a change of method, a signee added with a code.
-    const secondCode = 'Sunrise-4410';
-    const edited = await api(m.ctx, apiKey, 'PATCH', `/api/documents/${id}/signees/${ada.id}`, {
-      accessCode: secondCode,
-    });
-    expect(edited.status).toBe(200);
-    expect(edited.body.signee.auth).toBe('access_code');
-    const needsCode = await api(m.ctx, apiKey, 'PATCH', `/api/documents/${id}/signees/${bob.id}`, {
-      auth: 'access_code',
-    });
-    expect(needsCode.status).toBe(422);
-    expect(needsCode.body.errors).toEqual([
-      { path: 'body.accessCode', message: 'is required with auth access_code' },
-    ]);
-    const toNone = await api(m.ctx, apiKey, 'PATCH', `/api/documents/${id}/signees/${bob.id}`, {
-      auth: 'none',
-    });
-    expect(toNone.body.signee.auth).toBe('none');
-    const added = await api(m.ctx, apiKey, 'POST', `/api/documents/${id}/signees`, {
-      email: address('dee'),
-      name: 'Dee',
-      auth: 'access_code',
-      accessCode: 'Harbour-2207',
-    });
-    expect(added.status).toBe(201);
-    expect(added.body.signee.auth).toBe('access_code');
-    const addedBad = await api(m.ctx, apiKey, 'POST', `/api/documents/${id}/signees`, {
-      email: address('eve'),
-      name: 'Eve',
-      accessCode: 'x',
-      auth: 'email_otp',
-    });
-    expect(addedBad.status).toBe(422);
-
-    // No answer, audit entry or row holds a code in the clear.
-    const answers = JSON.stringify([created.body, edited.body, added.body, toNone.body]);
-    const audit = JSON.stringify(await trail(id));
-    const rows = JSON.stringify(
-      await m.ctx.db.kysely
-        .selectFrom('signees')
-        .selectAll()
-        .where('document_id', '=', id)
-        .execute(),
-    );
-    for (const secret of [code, secondCode, 'Harbour-2207']) {
-      expect(answers).not.toContain(secret);
-      expect(audit).not.toContain(secret);
-      expect(rows).not.toContain(secret);
-    }
-    expect(rows).toContain('$argon2id$');
-    expect(await trail(id)).toContainEqual(
-      expect.objectContaining({ action: 'signee changed', details: { accessCode: 'changed' } }),
-    );
-  });
-
-  it('takes auth and accessCode per signee when a document is made from a template', async () => {
-    const template = await createTemplate(m.ctx, apiKey, { tenantId });
-    expect(template.status).toBe(201);
-    const url = `/api/templates/${template.body.template.id}/documents`;
-    const bad = await api(m.ctx, apiKey, 'POST', url, {
-      signees: [
-        { role: 'Tenant', email: address('t'), name: 'T', auth: 'access_code' },
-        { role: 'Landlord', email: address('l'), name: 'L' },
-      ],
-    });
-    expect(bad.status).toBe(422);
-    expect(bad.body.errors).toEqual([
-      { path: 'signees[0].accessCode', message: 'is required with auth access_code' },
-    ]);
-    const code = 'Template-Code-55';
-    const made = await api(m.ctx, apiKey, 'POST', url, {
-      signees: [
-        { role: 'Tenant', email: address('t'), name: 'T', auth: 'access_code', accessCode: code },
-        { role: 'Landlord', email: address('l'), name: 'L', auth: 'email_otp' },
-      ],
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    expect(made.body.signees.map((s: { auth: string }) => s.auth)).toEqual([
-      'access_code',
-      'email_otp',
-    ]);
-    expect(JSON.stringify(made.body)).not.toContain(code);
-  });
 
   it('shows nothing of an access-code link until its code is given, then opens it for an hour', async () => {
     const from = nextClient();
@@ -369,99 +249,5 @@ describe.each(ENGINES)('signer verification on %s', (engine) => {
     const text = await certificateText(doc.id);
     expect(text).toContain('Method: code e-mailed to the signee');
     expect(text).toContain('verification code');
-  });
-
-  it('locks a link for 15 minutes after five wrong codes', async () => {
-    const from = nextClient();
-    const code = 'Kestrel-0042';
-    const doc = await sentWithAuth(m.ctx, m.smtp, {
-      apiKey,
-      tenantId,
-      name: 'Loan agreement',
-      signees: [
-        { email: address('lock'), name: 'Lou Locke', auth: 'access_code', accessCode: code },
-      ],
-    });
-    const token = doc.tokens[0]!;
-    for (let i = 1; i <= 5; i++) {
-      const wrong = await linkCall(m.ctx, token, '/auth', { from, body: { code: `guess-${i}` } });
-      expect(wrong.status).toBe(401);
-      expect(wrong.body).toMatchObject({ code: 'signee_auth_invalid', remainingAttempts: 5 - i });
-    }
-    // Even the right code is refused now, with when to come back.
-    const locked = await linkCall(m.ctx, token, '/auth', { from, body: { code } });
-    expect(locked.status).toBe(429);
-    expect(locked.body.code).toBe('signee_auth_locked');
-    const retry = Number(locked.headers.get('retry-after'));
-    expect(retry).toBeGreaterThan(880);
-    expect(retry).toBeLessThanOrEqual(900);
-    expect(locked.setCookie).toEqual([]);
-    expect((await linkCall(m.ctx, token, '', { from })).status).toBe(401);
-
-    const entries = await trail(doc.id);
-    expect(entries.filter((e) => e.action === 'auth failed')).toHaveLength(5);
-    const lock = entries.filter((e) => e.action === 'auth locked');
-    expect(lock).toHaveLength(1);
-    expect(lock[0]!.details).toMatchObject({ method: 'access_code' });
-    expect(JSON.stringify(entries)).not.toContain('guess-');
-
-    // Fifteen minutes later (moved into the past here) the right code opens it.
-    await m.ctx.db.kysely
-      .updateTable('signee_auth_state')
-      .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
-      .where('signee_id', '=', doc.signees[0]!.id)
-      .execute();
-    const right = await linkCall(m.ctx, token, '/auth', { from, body: { code } });
-    expect(right.status, right.text).toBe(200);
-  });
-
-  it('counts attempts sent at once: no more than five are ever checked', async () => {
-    const from = nextClient();
-    const code = 'Heron-7710';
-    const doc = await sentWithAuth(m.ctx, m.smtp, {
-      apiKey,
-      tenantId,
-      name: 'Parallel guesses',
-      signees: [
-        { email: address('par'), name: 'Pat Rallel', auth: 'access_code', accessCode: code },
-      ],
-    });
-    const token = doc.tokens[0]!;
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        linkCall(m.ctx, token, '/auth', { from, body: { code: `wrong-${i}` } }),
-      ),
-    );
-    expect(answers.filter((a) => a.body.code === 'signee_auth_invalid').length).toBeLessThanOrEqual(
-      5,
-    );
-    expect(answers.every((a) => a.status === 401 || a.status === 429)).toBe(true);
-    const entries = await trail(doc.id);
-    expect(entries.filter((e) => e.action === 'auth failed').length).toBeLessThanOrEqual(5);
-    expect((await linkCall(m.ctx, token, '/auth', { from, body: { code } })).status).toBe(429);
-  });
-
-  it('refuses a code or a send where the link asks for none', async () => {
-    const from = nextClient();
-    const doc = await sentWithAuth(m.ctx, m.smtp, {
-      apiKey,
-      tenantId,
-      name: 'Plain',
-      signees: [{ email: address('plain'), name: 'Pia Plain' }],
-    });
-    const token = doc.tokens[0]!;
-    expect((await linkCall(m.ctx, token, '/auth', { from, body: { code: '123456' } })).status).toBe(
-      409,
-    );
-    expect((await linkCall(m.ctx, token, '/auth/send', { from, method: 'POST' })).status).toBe(409);
-    const both = await linkCall(m.ctx, token, '/auth', {
-      from,
-      body: { code: '1', identity: 'x' },
-    });
-    expect(both.status).toBe(422);
-    expect(
-      (await linkCall(m.ctx, 'sg_unknownunknownunknown', '/auth', { from, body: { code: '1' } }))
-        .status,
-    ).toBe(404);
   });
 });
