@@ -95,6 +95,7 @@ describe.each(ENGINES)('signer verification on %s', (engine) => {
       expect(r.text).not.toContain('%PDF');
       expect(r.text).not.toContain('Confidential');
     }
+    expect((await linkCall(m.ctx, token!, '/file', { from, method: 'HEAD' })).status).toBe(401);
     // The page itself loads, but the link is not "opened" until the document is shown.
     expect((await fetch(`${m.ctx.baseUrl}/sign/${token}`)).status).toBe(200);
     const before = await api(m.ctx, apiKey, 'GET', `/api/documents/${doc.id}`);

@@ -63,7 +63,9 @@ export function registerSigneeAuthRoutes(app: App, deps: AppDeps) {
     if (!url.startsWith('/api/signing/:token') || url.startsWith('/api/signing/:token/auth')) {
       return;
     }
-    route.onRequest = [...[route.onRequest ?? []].flat(), gate];
+    const hooks = [route.onRequest ?? []].flat();
+    // A GET's HEAD twin arrives with the GET's hooks, the gate among them.
+    if (!hooks.includes(gate)) route.onRequest = [...hooks, gate];
     const responses = route.schema?.response as Record<number, unknown> | undefined;
     if (responses && !(401 in responses)) responses[401] = AUTH_REQUIRED;
   });
