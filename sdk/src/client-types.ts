@@ -106,9 +106,18 @@ export type Signee = {
   declineReason: string | null;
   /** The signee's own e-mail language; null: the document's `emailLanguage`. */
   language: string | null;
+  /** What the signing link asks for before it opens (the access code itself is never shown). */
+  auth: SigneeAuth;
   createdAt: string;
   updatedAt: string;
 };
+
+/**
+ * Signer verification (docs/signing.md): `none`, an `access_code` you set and hand over
+ * yourself, or `email_otp`, a 6-digit code e-mailed to the signee on request. An identity token
+ * from your application (see `IdentityKey`) satisfies any of them.
+ */
+export type SigneeAuth = 'none' | 'access_code' | 'email_otp';
 
 export type SigneeInput = {
   email: string;
@@ -117,6 +126,25 @@ export type SigneeInput = {
   signingGroupId?: string;
   /** Default `signer`; a document needs at least one signer or approver. */
   role?: SigneeRole;
+  auth?: SigneeAuth;
+  /** With `auth: 'access_code'`: 4 to 64 characters; stored hashed, never shown again. */
+  accessCode?: string;
+};
+
+/**
+ * A public key your application signs identity tokens with (a JWK): RSA of at least 2048 bits
+ * (RS256) or EC P-256 (ES256), with its own `kid`. Never a private key.
+ */
+export type IdentityKey = {
+  kty: 'RSA' | 'EC';
+  kid: string;
+  alg?: 'RS256' | 'ES256';
+  use?: 'sig';
+  n?: string;
+  e?: string;
+  crv?: 'P-256';
+  x?: string;
+  y?: string;
 };
 
 /**
@@ -165,6 +193,9 @@ export type SigneeEdit = {
   signingOrder?: number | null;
   signingGroupId?: string | null;
   role?: SigneeRole;
+  auth?: SigneeAuth;
+  /** A new access code (4 to 64 characters); implies `auth: 'access_code'`. */
+  accessCode?: string;
 };
 
 /** The answer of the signee routes: the signee and the document as it now stands. */

@@ -24,6 +24,7 @@ import type {
   Field,
   FieldInput,
   Folder,
+  IdentityKey,
   Membership,
   Problem,
   QuickCreateInput,
@@ -173,6 +174,16 @@ export function createSignetClient(options: SignetClientOptions) {
       /** The caller's membership and role in a tenant. */
       membership: async (tenantId: string) =>
         (await typed<{ membership: Membership }>(call('getMembership', { tenantId }))).membership,
+      /** The public keys identity tokens for the tenant's signing links are checked against. */
+      identityKeys: async (tenantId: string) =>
+        (await typed<{ keys: IdentityKey[] }>(call('getIdentityKeys', { tenantId }))).keys,
+      /** Replaces the tenant's identity keys (owners and admins); public JWKs only, at most 10. */
+      setIdentityKeys: async (tenantId: string, keys: IdentityKey[]) =>
+        (
+          await typed<{ keys: IdentityKey[] }>(
+            call('putIdentityKeys', { tenantId }, {}, { json: { keys } }),
+          )
+        ).keys,
     },
     webhooks: {
       /** Adds a callback URL; keep the returned secret, it is shown only here. */

@@ -5,6 +5,8 @@
 export const SIGNET_API_ENDPOINTS = {
   listTenants: ['GET', '/api/tenants'],
   getMembership: ['GET', '/api/tenants/{tenantId}'],
+  getIdentityKeys: ['GET', '/api/tenants/{tenantId}/identity-keys'],
+  putIdentityKeys: ['PUT', '/api/tenants/{tenantId}/identity-keys'],
   createWebhook: ['POST', '/api/tenants/{tenantId}/webhooks'],
   listWebhooks: ['GET', '/api/tenants/{tenantId}/webhooks'],
   getWebhook: ['GET', '/api/tenants/{tenantId}/webhooks/{webhookId}'],

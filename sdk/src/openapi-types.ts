@@ -487,6 +487,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenants/{tenantId}/identity-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's identity keys
+         * @description Any member may read them: they are public keys.
+         */
+        get: operations["getIdentityKeys"];
+        /**
+         * Replace the tenant's identity keys
+         * @description Owners and admins. The public keys (JWK) whose signatures make an identity token valid: a signing URL opened with ?identity=<JWT> (RS256 or ES256, header kid naming one of these keys, aud the signee id, email the signee address, exp at most 10 minutes away, iat, a jti used once) opens the link without a code and puts iss, sub and kid on the audit certificate (docs/signing.md).
+         */
+        put: operations["putIdentityKeys"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenants/{tenantId}/webhooks": {
         parameters: {
             query?: never;
@@ -1192,6 +1216,46 @@ export interface paths {
         patch: operations["updateSignee"];
         trace?: never;
     };
+    "/api/signing/{token}/auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a signing link: a code or an identity token
+         * @description Satisfies the link's verification for this browser: answers 200 and sets an HttpOnly cookie for this link, valid 1 hour, which every other signing route then needs. {code}: the access code, or the e-mailed code (a link with auth none answers 409). A wrong code answers 401 signee_auth_invalid with remainingAttempts; the fifth wrong code within 15 minutes locks the link for 15 minutes (429 signee_auth_locked with Retry-After). {identity}: a JWT from the tenant's application (docs/signing.md), on any link; a refused one answers 401 identity_invalid, identity_signature, identity_expired, identity_lifetime, identity_audience, identity_email or identity_replayed.
+         */
+        post: operations["verifySigningLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signing/{token}/auth/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a code that opens the link (auth email_otp)
+         * @description E-mails a new 6-digit code to the signee, valid 10 minutes and once; it replaces any earlier code. At most one every 30 seconds and 5 an hour per link (429 rate_limited with Retry-After), none while the link is locked (429 signee_auth_locked). A link whose auth is not email_otp answers 409.
+         */
+        post: operations["sendSigningCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signing/{token}": {
         parameters: {
             query?: never;
@@ -1488,6 +1552,7 @@ export interface components {
          *       "declinedAt": null,
          *       "declineReason": null,
          *       "language": null,
+         *       "auth": "access_code",
          *       "createdAt": "2026-11-26T00:52:58.604Z",
          *       "updatedAt": "2026-11-26T00:52:58.644Z"
          *     }
@@ -1523,6 +1588,11 @@ export interface components {
             declineReason: string | null;
             /** @description the signee's own e-mail language; null: the document's emailLanguage */
             language: string | null;
+            /**
+             * @description what the signing link asks for before it shows anything: none (default), access_code (the accessCode given here, which you hand over yourself) or email_otp (a 6-digit code e-mailed to the signee on request); an identity token from your app also satisfies it
+             * @enum {string}
+             */
+            auth: "none" | "access_code" | "email_otp";
             /** @description ISO 8601 UTC timestamp with milliseconds */
             createdAt: string;
             /** @description ISO 8601 UTC timestamp with milliseconds */
@@ -1585,8 +1655,15 @@ export interface components {
                 path: string;
                 message: string;
             }[];
-            /** @description a signing link's 410: the document's language, for the page to speak it */
+            /** @description a signing link's 410 and 401 signee_auth_required: the signee's language, for the page to speak it */
             language?: string;
+            /**
+             * @description 401 signee_auth_required: what the link asks for before it opens
+             * @enum {string}
+             */
+            method?: "access_code" | "email_otp";
+            /** @description 401 signee_auth_invalid: wrong codes left before the link locks for 15 minutes */
+            remainingAttempts?: number;
         };
         /**
          * @example {
@@ -1775,6 +1852,23 @@ export interface components {
             invitedBy: string;
             createdAt: string;
             expiresAt: string;
+        };
+        IdentityKey: {
+            /** @enum {string} */
+            kty: "RSA" | "EC";
+            kid: string;
+            /** @enum {string} */
+            alg?: "RS256" | "ES256";
+            /** @constant */
+            use?: "sig";
+            /** @description RSA modulus (at least 2048 bits) */
+            n?: string;
+            /** @description RSA exponent */
+            e?: string;
+            /** @constant */
+            crv?: "P-256";
+            x?: string;
+            y?: string;
         };
         /**
          * @example {
@@ -4211,6 +4305,158 @@ export interface operations {
             };
         };
     };
+    getIdentityKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "RSA",
+                     *           "kid": "text",
+                     *           "alg": "RS256",
+                     *           "use": "sig",
+                     *           "n": "text",
+                     *           "e": "text",
+                     *           "crv": "P-256",
+                     *           "x": "text",
+                     *           "y": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        keys: components["schemas"]["IdentityKey"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putIdentityKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "keys": [
+                 *         {}
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the whole new list of public JWKs (RSA of at least 2048 bits or EC P-256), each with its own kid; [] removes them all. A key with private members (d, p, q, …) is refused */
+                    keys: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "RSA",
+                     *           "kid": "text",
+                     *           "alg": "RS256",
+                     *           "use": "sig",
+                     *           "n": "text",
+                     *           "e": "text",
+                     *           "crv": "P-256",
+                     *           "x": "text",
+                     *           "y": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        keys: components["schemas"]["IdentityKey"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -4916,6 +5162,13 @@ export interface operations {
                          * @enum {string}
                          */
                         role?: "signer" | "approver" | "cc";
+                        /**
+                         * @description what the signing link asks for before it shows anything: none (default), access_code (the accessCode given here, which you hand over yourself) or email_otp (a 6-digit code e-mailed to the signee on request); an identity token from your app also satisfies it
+                         * @enum {string}
+                         */
+                        auth?: "none" | "access_code" | "email_otp";
+                        /** @description with auth access_code only: 4 to 64 characters; stored hashed and never shown again */
+                        accessCode?: string;
                     }[];
                     /** @description defaults to the file name */
                     name?: string;
@@ -5044,6 +5297,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5207,6 +5461,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5445,6 +5700,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5713,6 +5969,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -5874,6 +6131,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -6046,6 +6304,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -6179,6 +6438,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -7359,7 +7619,9 @@ export interface operations {
                  *           "role": "text",
                  *           "email": "text",
                  *           "name": "text",
-                 *           "language": "en"
+                 *           "language": "en",
+                 *           "auth": "none",
+                 *           "accessCode": "text"
                  *         }
                  *       ],
                  *       "prefill": {},
@@ -7384,6 +7646,13 @@ export interface operations {
                         name: string;
                         /** @enum {string} */
                         language?: "en" | "de" | "fr" | "es" | "nl";
+                        /**
+                         * @description what the signing link asks for before it shows anything: none (default), access_code (the accessCode given here, which you hand over yourself) or email_otp (a 6-digit code e-mailed to the signee on request); an identity token from your app also satisfies it
+                         * @enum {string}
+                         */
+                        auth?: "none" | "access_code" | "email_otp";
+                        /** @description with auth access_code only: 4 to 64 characters; stored hashed and never shown again */
+                        accessCode?: string;
                     }[];
                     /** @description values by field label (any case): text, checkbox (true/false) or dropdown option */
                     prefill?: {
@@ -7481,6 +7750,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -8901,7 +9171,9 @@ export interface operations {
                  *       "name": "text",
                  *       "signingOrder": 1,
                  *       "signingGroupId": "text",
-                 *       "role": "signer"
+                 *       "role": "signer",
+                 *       "auth": "none",
+                 *       "accessCode": "text"
                  *     }
                  */
                 "application/json": {
@@ -8915,6 +9187,13 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "signer" | "approver" | "cc";
+                    /**
+                     * @description what the signing link asks for before it shows anything: none (default), access_code (the accessCode given here, which you hand over yourself) or email_otp (a 6-digit code e-mailed to the signee on request); an identity token from your app also satisfies it
+                     * @enum {string}
+                     */
+                    auth?: "none" | "access_code" | "email_otp";
+                    /** @description with auth access_code only: 4 to 64 characters; stored hashed and never shown again */
+                    accessCode?: string;
                 };
             };
         };
@@ -8982,6 +9261,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -9019,6 +9299,7 @@ export interface operations {
                      *         "declinedAt": null,
                      *         "declineReason": null,
                      *         "language": null,
+                     *         "auth": "access_code",
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }
@@ -9163,7 +9444,9 @@ export interface operations {
                  *       "name": "text",
                  *       "signingOrder": 1,
                  *       "signingGroupId": "text",
-                 *       "role": "signer"
+                 *       "role": "signer",
+                 *       "auth": "none",
+                 *       "accessCode": "text"
                  *     }
                  */
                 "application/json": {
@@ -9177,6 +9460,13 @@ export interface operations {
                      * @enum {string}
                      */
                     role?: "signer" | "approver" | "cc";
+                    /**
+                     * @description what the signing link asks for before it shows anything: none (default), access_code (the accessCode given here, which you hand over yourself) or email_otp (a 6-digit code e-mailed to the signee on request); an identity token from your app also satisfies it
+                     * @enum {string}
+                     */
+                    auth?: "none" | "access_code" | "email_otp";
+                    /** @description with auth access_code only: 4 to 64 characters; stored hashed and never shown again */
+                    accessCode?: string;
                 };
             };
         };
@@ -9244,6 +9534,7 @@ export interface operations {
                      *           "declinedAt": null,
                      *           "declineReason": null,
                      *           "language": null,
+                     *           "auth": "access_code",
                      *           "createdAt": "2026-11-26T00:52:58.604Z",
                      *           "updatedAt": "2026-11-26T00:52:58.644Z"
                      *         }
@@ -9281,6 +9572,7 @@ export interface operations {
                      *         "declinedAt": null,
                      *         "declineReason": null,
                      *         "language": null,
+                     *         "auth": "access_code",
                      *         "createdAt": "2026-11-26T00:52:58.604Z",
                      *         "updatedAt": "2026-11-26T00:52:58.644Z"
                      *       }
@@ -9332,6 +9624,180 @@ export interface operations {
             };
             /** @description problem+json with code `validation_failed` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifySigningLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "text",
+                 *       "identity": "text"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the access code, or the 6-digit code e-mailed by POST …/auth/send */
+                    code?: string;
+                    /** @description an identity token from the tenant's application (the signing URL's ?identity=): a JWT signed with one of its identity keys */
+                    identity?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "method": "access_code",
+                     *       "expiresAt": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description what verified the link: the code asked for, or an identity token
+                         * @enum {string}
+                         */
+                        method: "access_code" | "email_otp" | "identity";
+                        /** @description when the verification cookie set with this answer expires */
+                        expiresAt: string;
+                    };
+                };
+            };
+            /** @description problem+json with code `signee_auth_invalid`, `identity_invalid`, `identity_signature`, `identity_expired`, `identity_lifetime`, `identity_audience`, `identity_email`, `identity_replayed` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited`, `signee_auth_locked` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendSigningCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expiresAt": "text",
+                     *       "resendAfter": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description when the code e-mailed now stops working (10 minutes) */
+                        expiresAt: string;
+                        /** @description the earliest another code may be asked for */
+                        resendAfter: string;
+                    };
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited`, `signee_auth_locked` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9485,6 +9951,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description problem+json with code `not_found` */
             404: {
                 headers: {
@@ -9523,6 +9998,15 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description problem+json with code `not_found` */
@@ -9657,6 +10141,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description problem+json with code `not_found` */
             404: {
                 headers: {
@@ -9761,6 +10254,15 @@ export interface operations {
                             redirectUrl: string | null;
                         };
                     };
+                };
+            };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description problem+json with code `not_found` */
@@ -9873,6 +10375,15 @@ export interface operations {
                             redirectUrl: string | null;
                         };
                     };
+                };
+            };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description problem+json with code `not_found` */

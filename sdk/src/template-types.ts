@@ -7,6 +7,7 @@ import type {
   RemindersInput,
   Signee,
   SigneeRole,
+  SigneeAuth,
   SignetDocument,
 } from './client-types.js';
 
@@ -87,7 +88,15 @@ export type TemplateFieldInput = FieldPlacement & { id?: string; roleId: string 
 export type FromTemplateInput = {
   name?: string;
   /** One per role: the role's name (any case) or 0-based index. */
-  signees: Array<{ role: string | number; email: string; name: string; language?: EmailLanguage }>;
+  signees: Array<{
+    role: string | number;
+    email: string;
+    name: string;
+    language?: EmailLanguage;
+    auth?: SigneeAuth;
+    /** With `auth: 'access_code'`: 4 to 64 characters; stored hashed, never shown again. */
+    accessCode?: string;
+  }>;
   /** Values by field label: text, checkbox (true/false) or a dropdown's option. */
   prefill?: Record<string, string | boolean>;
   externalId?: string;
@@ -138,5 +147,10 @@ export type BulkSendRow = {
 /** GET /api/bulk-sends/{id}/rows. */
 export type BulkSendRowsPage = { rows: BulkSendRow[]; nextCursor: string | null };
 
-/** One JSON row of a bulk send: what create-from-template takes, without `send`. */
-export type BulkSendRowInput = Pick<FromTemplateInput, 'signees' | 'prefill' | 'externalId'>;
+/**
+ * One JSON row of a bulk send: what create-from-template takes, without `send` (nor signer
+ * verification: bulk sends make signees whose links ask for nothing more).
+ */
+export type BulkSendRowInput = Pick<FromTemplateInput, 'prefill' | 'externalId'> & {
+  signees: Array<Omit<FromTemplateInput['signees'][number], 'auth' | 'accessCode'>>;
+};

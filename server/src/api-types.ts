@@ -32,6 +32,7 @@ import type {
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
 import type { signeeRoleSchema } from './modules/documents/signee-roles.js';
+import type { identityKeySchema } from './modules/tenants/identity-keys.routes.js';
 import type {
   signingStepResponse,
   signingViewResponse,
@@ -113,6 +114,10 @@ export type SignetDocument = Out<typeof documentSchema>;
 export type Signee = Out<typeof signeeSchema>;
 /** What a signee is asked to do: sign, approve, or be copied (cc). */
 export type SigneeRole = Out<typeof signeeRoleSchema>;
+/** A signee's verification method (decisions §13). */
+export type SigneeAuth = Signee['auth'];
+/** A tenant's public key for identity tokens (decisions §13). */
+export type IdentityKey = Out<typeof identityKeySchema>;
 /** A document with its signees, as most document routes answer. */
 export type DocumentWithSignees = Out<typeof documentWithSigneesSchema>;
 /** GET /api/documents/{id}: with its fields too. */

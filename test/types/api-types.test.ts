@@ -43,10 +43,12 @@ const checks: { [name: string]: true } = {
   BulkSend: true as Same<Sdk.BulkSend, Api.BulkSend>,
   BulkSendRow: true as Same<Sdk.BulkSendRow, Api.BulkSendRow>,
   BulkSendRowsPage: true as Same<Sdk.BulkSendRowsPage, Api.BulkSendRowsPage>,
+  SigneeAuth: true as Same<Sdk.SigneeAuth, Api.SigneeAuth>,
+  IdentityKey: true as Same<Sdk.IdentityKey, Api.IdentityKey>,
 };
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(33);
+    expect(Object.keys(checks)).toHaveLength(34);
   });
 });

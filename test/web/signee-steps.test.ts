@@ -21,6 +21,7 @@ const SIGNEE: Signee = {
   declinedAt: null,
   declineReason: null,
   language: null,
+  auth: 'none',
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt: '2026-11-01T10:00:00.000Z',
 };

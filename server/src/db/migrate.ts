@@ -27,6 +27,7 @@ import * as m0025emailAudit from './migrations/0025-email-audit.js';
 import * as m0026webhookEvents from './migrations/0026-webhook-events.js';
 import * as m0027signeeRoles from './migrations/0027-signee-roles.js';
 import * as m0028reminders from './migrations/0028-reminders.js';
+import * as m0029signeeAuth from './migrations/0029-signee-auth.js';
 import * as m0030embedOrigins from './migrations/0030-embed-origins.js';
 import * as m0031branding from './migrations/0031-branding.js';
 
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0026-webhook-events': m0026webhookEvents,
   '0027-signee-roles': m0027signeeRoles,
   '0028-reminders': m0028reminders,
+  '0029-signee-auth': m0029signeeAuth,
   '0030-embed-origins': m0030embedOrigins,
   '0031-branding': m0031branding,
 };

@@ -199,6 +199,9 @@ export type Database = {
   templates: TemplatesTable;
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
+  signee_auth_state: SigneeAuthStateTable;
+  tenant_identity_keys: TenantIdentityKeysTable;
+  identity_token_uses: IdentityTokenUsesTable;
 };
 
 /**
@@ -416,6 +419,10 @@ export type SigneesTable = {
   role: 'signer' | 'approver' | 'cc';
   /** Automatic reminders sent so far (decisions §12): each one's compare-and-set. */
   auto_reminders: ColumnType<number, number | undefined, number>;
+  /** What opens the link besides the link (decisions §13); fixed once the document is sent. */
+  auth: 'none' | 'access_code' | 'email_otp';
+  /** Argon2id hash of the access code (auth `access_code`); never shown to anyone. */
+  access_code_hash: string | null;
   created_at: string;
   updated_at: string;
 };
@@ -499,4 +506,40 @@ export type WebhookAttemptsTable = {
   status_code: number | null;
   duration_ms: number | null;
   error: string | null;
+};
+
+/**
+ * The attempts on one signee's link (signing/signee-auth.ts): wrong codes since
+ * `failures_since` (an attempt counts before its code is checked), the lock they led to, and
+ * the e-mailed code (an HMAC of it, never the code) with its sends in the current hour.
+ */
+export type SigneeAuthStateTable = {
+  signee_id: string;
+  failures: number;
+  failures_since: string | null;
+  locked_until: string | null;
+  otp_hash: string | null;
+  otp_expires_at: string | null;
+  otp_sent_at: string | null;
+  otp_sends: number;
+  otp_sends_since: string | null;
+};
+
+/** A tenant's public key for identity tokens (decisions §13): a JWK without private members. */
+export type TenantIdentityKeysTable = {
+  tenant_id: string;
+  kid: string;
+  /** The order the keys were given in. */
+  position: number;
+  /** JSON of the public JWK as stored (kty, kid, and n/e or crv/x/y; alg and use if given). */
+  jwk: string;
+  created_at: string;
+};
+
+/** An identity token's `jti`, kept until the token expires: each one opens a link once. */
+export type IdentityTokenUsesTable = {
+  tenant_id: string;
+  jti: string;
+  expires_at: string;
+  used_at: string;
 };

@@ -134,6 +134,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     declinedAt: null,
     declineReason: null,
     language: null,
+    auth: 'access_code',
     createdAt: '2026-11-26T00:52:58.604Z',
     updatedAt: '2026-11-26T00:52:58.644Z',
   },

@@ -14,7 +14,18 @@ export const problemSchema = z
     language: z
       .string()
       .optional()
-      .describe("a signing link's 410: the document's language, for the page to speak it"),
+      .describe(
+        "a signing link's 410 and 401 signee_auth_required: the signee's language, for the page to speak it",
+      ),
+    method: z
+      .enum(['access_code', 'email_otp'])
+      .optional()
+      .describe('401 signee_auth_required: what the link asks for before it opens'),
+    remainingAttempts: z
+      .number()
+      .int()
+      .optional()
+      .describe('401 signee_auth_invalid: wrong codes left before the link locks for 15 minutes'),
   })
   .meta({
     id: 'Problem',

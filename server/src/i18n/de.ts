@@ -57,6 +57,12 @@ export const de: Catalogue = {
       subject: '„{document}“ ist abgelaufen',
       body: 'Die Frist zur Unterschrift von „{document}“ ist abgelaufen, bevor alle unterschrieben hatten; das Dokument wurde storniert. Ihr Unterschriftslink funktioniert nicht mehr. Wenn Sie noch unterschreiben müssen, bitten Sie den Absender („{sender}“), es erneut zu senden.',
     },
+    verificationCode: {
+      subject: 'Ihr Code zum Öffnen von „{document}“',
+      body: 'Geben Sie diesen Code auf der Unterschriftsseite ein, um „{document}“ zu öffnen:',
+      expires:
+        'Er gilt einmal, für 10 Minuten. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail: Ohne den Code kann niemand das Dokument öffnen.',
+    },
   },
   signing: {
     pageTitle: '„{document}“ unterschreiben · Signet',
@@ -198,6 +204,7 @@ export const de: Catalogue = {
       declined: 'Hinweis auf Ablehnung',
       cancelled: 'Hinweis auf Stornierung',
       copy: 'unterzeichnete Kopie',
+      verification: 'Bestätigungscode',
     },
     noEvents: 'Keine Ereignisse erfasst.',
     fields: 'Felder',
@@ -211,6 +218,13 @@ export const de: Catalogue = {
     drawnMark: { signature: 'Gezeichnete Unterschrift', initials: 'Gezeichnete Initialen' },
     typedMark: 'Getippt: {text}',
     sender: 'Absender',
+    verifiedWith: 'Methode: {method}',
+    authMethods: {
+      access_code: 'Zugangscode',
+      email_otp: 'per E-Mail an den Unterzeichner gesendeter Code',
+      identity: 'Identität, bestätigt von der Anwendung des Absenders',
+    },
+    vouchedIdentity: 'Identität {subject}, bestätigt von {issuer} (Schlüssel {kid})',
     actions: {
       created: 'erstellt',
       'fields changed': 'Felder geändert',
@@ -229,6 +243,9 @@ export const de: Catalogue = {
       declined: 'abgelehnt',
       cancelled: 'storniert',
       sealed: 'versiegelt',
+      'auth succeeded': 'bestätigt',
+      'auth failed': 'Bestätigung fehlgeschlagen',
+      'auth locked': 'Bestätigung gesperrt',
     },
     fieldTypes: {
       signature: 'Unterschrift',

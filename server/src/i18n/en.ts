@@ -59,6 +59,13 @@ export const en = {
       subject: '"{document}" has expired',
       body: 'The time to sign "{document}" ran out before everyone had signed, so it was cancelled. Your signing link no longer works. If you still need to sign, ask the sender ("{sender}") to send it again.',
     },
+    // The 6-digit code of a link that asks for one (decisions §13).
+    verificationCode: {
+      subject: 'Your code to open "{document}"',
+      body: 'Enter this code on the signing page to open "{document}":',
+      expires:
+        'It works once, for 10 minutes. If you did not ask for it, ignore this e-mail: nobody can open the document without the code.',
+    },
   },
   signing: {
     pageTitle: 'Sign “{document}” · Signet',
@@ -198,6 +205,7 @@ export const en = {
       declined: 'decline notice',
       cancelled: 'cancellation notice',
       copy: 'signed copy',
+      verification: 'verification code',
     },
     noEvents: 'No events recorded.',
     fields: 'Fields',
@@ -211,6 +219,14 @@ export const en = {
     drawnMark: { signature: 'Drawn signature', initials: 'Drawn initials' },
     typedMark: 'Typed: {text}',
     sender: 'sender',
+    // How a signee's link was verified (decisions §13), under its audit entry.
+    verifiedWith: 'Method: {method}',
+    authMethods: {
+      access_code: 'access code',
+      email_otp: 'code e-mailed to the signee',
+      identity: "identity vouched for by the sender's application",
+    },
+    vouchedIdentity: 'identity {subject}, vouched for by {issuer} (key {kid})',
     actions: {
       created: 'created',
       'fields changed': 'fields changed',
@@ -229,6 +245,9 @@ export const en = {
       declined: 'declined',
       cancelled: 'cancelled',
       sealed: 'sealed',
+      'auth succeeded': 'verified',
+      'auth failed': 'verification failed',
+      'auth locked': 'verification locked',
     },
     fieldTypes: {
       signature: 'Signature',

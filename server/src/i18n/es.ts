@@ -57,6 +57,12 @@ export const es: Catalogue = {
       subject: '«{document}» ha caducado',
       body: 'El plazo para firmar «{document}» venció antes de que todos firmaran, por lo que se ha cancelado. Su enlace de firma ya no funciona. Si aún necesita firmar, pida al remitente («{sender}») que se lo envíe de nuevo.',
     },
+    verificationCode: {
+      subject: 'Su código para abrir «{document}»',
+      body: 'Introduzca este código en la página de firma para abrir «{document}»:',
+      expires:
+        'Sirve una sola vez, durante 10 minutos. Si no lo ha pedido, ignore este correo: nadie puede abrir el documento sin el código.',
+    },
   },
   signing: {
     pageTitle: 'Firmar «{document}» · Signet',
@@ -195,6 +201,7 @@ export const es: Catalogue = {
       declined: 'aviso de rechazo',
       cancelled: 'aviso de cancelación',
       copy: 'copia firmada',
+      verification: 'código de verificación',
     },
     noEvents: 'No se registraron eventos.',
     fields: 'Campos',
@@ -208,6 +215,13 @@ export const es: Catalogue = {
     drawnMark: { signature: 'Firma dibujada', initials: 'Iniciales dibujadas' },
     typedMark: 'Escrito: {text}',
     sender: 'remitente',
+    verifiedWith: 'Método: {method}',
+    authMethods: {
+      access_code: 'código de acceso',
+      email_otp: 'código enviado por correo al firmante',
+      identity: 'identidad avalada por la aplicación del remitente',
+    },
+    vouchedIdentity: 'identidad {subject}, avalada por {issuer} (clave {kid})',
     actions: {
       created: 'creado',
       'fields changed': 'campos modificados',
@@ -226,6 +240,9 @@ export const es: Catalogue = {
       declined: 'rechazado',
       cancelled: 'cancelado',
       sealed: 'sellado',
+      'auth succeeded': 'verificado',
+      'auth failed': 'verificación fallida',
+      'auth locked': 'verificación bloqueada',
     },
     fieldTypes: {
       signature: 'Firma',

@@ -57,6 +57,12 @@ export const fr: Catalogue = {
       subject: '« {document} » a expiré',
       body: 'Le délai pour signer « {document} » est passé avant que tous aient signé ; le document a été annulé. Votre lien de signature ne fonctionne plus. Si vous devez encore signer, demandez à l’expéditeur (« {sender} ») de vous l’envoyer à nouveau.',
     },
+    verificationCode: {
+      subject: 'Votre code pour ouvrir « {document} »',
+      body: 'Saisissez ce code sur la page de signature pour ouvrir « {document} » :',
+      expires:
+        'Il fonctionne une seule fois, pendant 10 minutes. Si vous ne l’avez pas demandé, ignorez cet e-mail : personne ne peut ouvrir le document sans le code.',
+    },
   },
   signing: {
     pageTitle: 'Signer « {document} » · Signet',
@@ -197,6 +203,7 @@ export const fr: Catalogue = {
       declined: 'avis de refus',
       cancelled: "avis d'annulation",
       copy: 'copie signée',
+      verification: 'code de vérification',
     },
     noEvents: 'Aucun événement enregistré.',
     fields: 'Champs',
@@ -210,6 +217,13 @@ export const fr: Catalogue = {
     drawnMark: { signature: 'Signature dessinée', initials: 'Initiales dessinées' },
     typedMark: 'Saisi : {text}',
     sender: 'expéditeur',
+    verifiedWith: 'Méthode : {method}',
+    authMethods: {
+      access_code: 'code d’accès',
+      email_otp: 'code envoyé par e-mail au signataire',
+      identity: 'identité attestée par l’application de l’expéditeur',
+    },
+    vouchedIdentity: 'identité {subject}, attestée par {issuer} (clé {kid})',
     actions: {
       created: 'créé',
       'fields changed': 'champs modifiés',
@@ -228,6 +242,9 @@ export const fr: Catalogue = {
       declined: 'refusé',
       cancelled: 'annulé',
       sealed: 'scellé',
+      'auth succeeded': 'vérifié',
+      'auth failed': 'vérification échouée',
+      'auth locked': 'vérification bloquée',
     },
     fieldTypes: {
       signature: 'Signature',

@@ -57,6 +57,12 @@ export const nl: Catalogue = {
       subject: '"{document}" is verlopen',
       body: 'De termijn om "{document}" te ondertekenen is verstreken voordat iedereen had getekend; het document is geannuleerd. Uw ondertekeningslink werkt niet meer. Moet u nog tekenen, vraag de afzender ("{sender}") het opnieuw te sturen.',
     },
+    verificationCode: {
+      subject: 'Uw code om "{document}" te openen',
+      body: 'Voer deze code in op de ondertekenpagina om "{document}" te openen:',
+      expires:
+        'Hij werkt één keer, 10 minuten lang. Heeft u er niet om gevraagd, negeer dan deze e-mail: zonder de code kan niemand het document openen.',
+    },
   },
   signing: {
     pageTitle: '"{document}" ondertekenen · Signet',
@@ -197,6 +203,7 @@ export const nl: Catalogue = {
       declined: 'melding van weigering',
       cancelled: 'melding van annulering',
       copy: 'ondertekende kopie',
+      verification: 'verificatiecode',
     },
     noEvents: 'Geen gebeurtenissen vastgelegd.',
     fields: 'Velden',
@@ -210,6 +217,13 @@ export const nl: Catalogue = {
     drawnMark: { signature: 'Getekende handtekening', initials: 'Getekende initialen' },
     typedMark: 'Getypt: {text}',
     sender: 'afzender',
+    verifiedWith: 'Methode: {method}',
+    authMethods: {
+      access_code: 'toegangscode',
+      email_otp: 'code per e-mail naar de ondertekenaar',
+      identity: 'identiteit bevestigd door de applicatie van de afzender',
+    },
+    vouchedIdentity: 'identiteit {subject}, bevestigd door {issuer} (sleutel {kid})',
     actions: {
       created: 'aangemaakt',
       'fields changed': 'velden gewijzigd',
@@ -228,6 +242,9 @@ export const nl: Catalogue = {
       declined: 'geweigerd',
       cancelled: 'geannuleerd',
       sealed: 'verzegeld',
+      'auth succeeded': 'geverifieerd',
+      'auth failed': 'verificatie mislukt',
+      'auth locked': 'verificatie geblokkeerd',
     },
     fieldTypes: {
       signature: 'Handtekening',

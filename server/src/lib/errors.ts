@@ -40,10 +40,28 @@ const problems = {
   service_unavailable: [503, 'Service unavailable'],
   invitation_expired: [410, 'Invitation no longer valid'],
   invitation_limit_reached: [429, 'Too many invitations'],
+  // Signer verification (decisions §13, docs/signing.md): a link that asks for more than itself.
+  signee_auth_required: [401, 'Verification required'],
+  signee_auth_invalid: [401, 'Wrong or expired code'],
+  signee_auth_locked: [429, 'Too many wrong codes'],
+  // An identity token (decisions §13) refused, each for one reason.
+  identity_invalid: [401, 'Identity token not readable'],
+  identity_signature: [401, 'Identity token signature refused'],
+  identity_expired: [401, 'Identity token expired'],
+  identity_lifetime: [401, 'Identity token lives too long'],
+  identity_audience: [401, 'Identity token for another signee'],
+  identity_email: [401, 'Identity token for another e-mail address'],
+  identity_replayed: [401, 'Identity token already used'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 /** A machine-readable error code, part of the public interface. */
 export type ErrorCode = keyof typeof problems;
+
+/**
+ * Extension members a problem may carry: a signing link's `language`; a verification's `method`
+ * and the `remainingAttempts` before its lock.
+ */
+export type ProblemExtensions = { language?: string; method?: string; remainingAttempts?: number };
 
 /** One field-level problem in a 422 answer. */
 export type FieldError = { path: string; message: string };
@@ -54,7 +72,7 @@ export class AppError extends Error {
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
   /** Extension members of the problem body (RFC 9457 §3.2), such as `language`. */
-  readonly extensions?: { language?: string };
+  readonly extensions?: ProblemExtensions;
 
   constructor(
     code: ErrorCode,
@@ -62,7 +80,7 @@ export class AppError extends Error {
     extra: {
       errors?: FieldError[];
       headers?: Record<string, string>;
-      extensions?: { language?: string };
+      extensions?: ProblemExtensions;
     } = {},
   ) {
     // An AppError is described by its code and detail: its stack is never shown nor logged, and

@@ -8,7 +8,6 @@ import { ApproveForm } from './approve-form.js';
 import { DirectLinkPage } from './direct-link-page.js';
 import {
   directTokenFromPath,
-  fetchSigningSession,
   tokenFromPath,
   type CannotSignReason,
   type SigningSession,
@@ -18,13 +17,18 @@ import { RedirectNotice } from './redirect-notice.js';
 import { LoadFailedPage, LoadingPage, Notice, PageShell, SenderMessage } from './page-shell.js';
 import { useLinkLoad, type LinkLoader, type LinkView } from './use-link-load.js';
 import { useEmbedMessages } from './embed-messages.js';
+import { fetchSessionOrGate, isAuthRequired, type AuthRequired } from './auth-api.js';
+import { AuthGate } from './auth-gate.js';
 
 // pdf.js is most of the page's code: load it in its own chunk, so the names, the message and the
 // signing panel show while it is still on its way.
 const PdfPages = lazy(() => import('./pdf-pages.js').then((m) => ({ default: m.PdfPages })));
 
 type Loaded =
-  { kind: 'expired' } | { kind: 'ready'; session: SigningSession; finished: Finished | null };
+  | { kind: 'expired' }
+  | { kind: 'ready'; session: SigningSession; finished: Finished | null }
+  // The link asks for a code first (decisions §13): nothing of the document is known yet.
+  | { kind: 'auth'; gate: AuthRequired };
 type View = LinkView<Loaded>;
 
 /**
@@ -39,10 +43,13 @@ export function SigningApp() {
 }
 
 // The document's language once the session is known; an expired link says it too.
-const loader: LinkLoader<SigningSession, Loaded> = {
-  fetch: fetchSigningSession,
-  languageOf: (session) => session.document.language,
-  ready: (session) => ({ kind: 'ready', session, finished: null }),
+const loader: LinkLoader<SigningSession | AuthRequired, Loaded> = {
+  fetch: fetchSessionOrGate,
+  languageOf: (value) => (isAuthRequired(value) ? (value.language ?? '') : value.document.language),
+  ready: (value) =>
+    isAuthRequired(value)
+      ? { kind: 'auth', gate: value }
+      : { kind: 'ready', session: value, finished: null },
   gone: { kind: 'expired' },
 };
 
@@ -113,6 +120,18 @@ function SigningView(props: {
     );
   }
   if (view.kind === 'failed') return <LoadFailedPage error={view.error} retry={props.retry} />;
+  if (view.kind === 'auth') {
+    return (
+      <AuthGate
+        token={token!}
+        gate={view.gate}
+        onVerified={props.retry}
+        onGone={(why) =>
+          setView(() => (why === 'expired' ? { kind: 'expired' } : { kind: 'invalid' }))
+        }
+      />
+    );
+  }
 
   return (
     <ReadyView token={token!} session={view.session} finished={view.finished} settle={settle} />

@@ -27,7 +27,11 @@ export type AuditAction =
   | 'seal failed'
   | 'seal retried'
   | 'copy downloaded'
-  | 'copy links revoked';
+  | 'copy links revoked'
+  // Signer verification (signing/signee-auth.ts): details name the method, never a code.
+  | 'auth succeeded'
+  | 'auth failed'
+  | 'auth locked';
 
 /** Where a request came from, for the audit trail. */
 export type RequestOrigin = { ip: string | null; userAgent: string | null };

@@ -11,6 +11,11 @@ import {
 } from './integrator-fields.js';
 import { NOBODY_ACTS, signeeRoleSchema, someoneActs } from './signee-roles.js';
 import { remindersAnswer, remindersInput } from './reminder-policy.js';
+import {
+  refineSigneeAuths,
+  signeeAuthFields,
+  signeeAuthSchema,
+} from '../signing/signee-auth-input.js';
 
 /** Uploads must be below 50 MiB (the specification's limit). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -147,6 +152,7 @@ export const signeeSchema = z
       .string()
       .nullable()
       .describe("the signee's own e-mail language; null: the document's emailLanguage"),
+    auth: signeeAuthSchema,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -165,6 +171,7 @@ export const signeeInputSchema = z.object({
   signingOrder: z.number().int().min(1).max(1000).optional(),
   signingGroupId: z.string().trim().min(1).max(100).optional(),
   role: signeeRoleSchema.optional(),
+  ...signeeAuthFields,
 });
 
 /** The decoded `signees` part: 1 to MAX_SIGNEES signees. */
@@ -172,7 +179,8 @@ export const signeesInputSchema = z
   .array(signeeInputSchema)
   .min(1, 'at least one signee is required')
   .max(MAX_SIGNEES, `at most ${MAX_SIGNEES} signees`)
-  .refine(someoneActs, NOBODY_ACTS);
+  .refine(someoneActs, NOBODY_ACTS)
+  .superRefine(refineSigneeAuths);
 
 /** The non-file parts of quick-create, `signees` already decoded from JSON. */
 export const quickCreateFieldsSchema = z.object({

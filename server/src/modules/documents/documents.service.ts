@@ -24,6 +24,7 @@ import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
 import type { SigneeRole } from './signee-roles.js';
 import { decodeReminders, encodeReminders, type ReminderPolicy } from './reminder-policy.js';
+import { withSigneeAuth, type SigneeAuthMethod } from '../signing/signee-auth-input.js';
 
 /** What document services need. */
 export type DocumentDeps = {
@@ -90,6 +91,7 @@ export function presentSignee(s: repo.SigneeRow) {
     invitedAt: s.invited_at,
     openedAt: s.opened_at,
     language: s.language,
+    auth: s.auth,
     declinedAt: s.declined_at,
     declineReason: s.decline_reason,
     createdAt: s.created_at,
@@ -107,6 +109,9 @@ export function newSignee(input: {
     signingGroupId?: string;
     language?: string | null;
     role?: SigneeRole;
+    /** Set by withSigneeAuth (signing/signee-auth-input.ts): never a plain access code. */
+    auth?: SigneeAuthMethod;
+    accessCodeHash?: string | null;
   };
   position: number;
   at: string;
@@ -130,6 +135,8 @@ export function newSignee(input: {
     auto_reminders: 0,
     language: signee.language ?? null,
     role: signee.role ?? 'signer',
+    auth: signee.auth ?? 'none',
+    access_code_hash: signee.accessCodeHash ?? null,
     declined_at: null,
     decline_reason: null,
     signature_file: null,
@@ -174,6 +181,8 @@ export async function createDocument(
     origin: RequestOrigin;
   },
 ) {
+  // Access codes are hashed before the transaction: a hash takes a thread for about 10 ms.
+  const signees = await withSigneeAuth(input.signees);
   return deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, { ...input, action: 'document.create' });
     const tenant = await findTenant(trx, input.tenantId);
@@ -204,7 +213,7 @@ export async function createDocument(
     });
     return insertDraft(trx, {
       document,
-      signees: input.signees,
+      signees,
       fields: input.fields ?? [],
       actor: `user:${input.userId}`,
       origin: input.origin,

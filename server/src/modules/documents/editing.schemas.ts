@@ -8,6 +8,7 @@ import {
 } from './documents.schemas.js';
 import { externalIdSchema, metadataSchema, redirectUrlSchema } from './integrator-fields.js';
 import { signeeRoleSchema } from './signee-roles.js';
+import { refineSigneeAuth, signeeAuthFields } from '../signing/signee-auth-input.js';
 import { remindersInput } from './reminder-policy.js';
 
 const atLeastOne = (v: object) => Object.keys(v).length > 0;
@@ -73,7 +74,9 @@ export const OPEN_ONLY: ReadonlyArray<keyof DocumentEdit> = [
 ];
 
 /** `POST /api/documents/{id}/signees`: one signee input, as in quick-create. */
-export const addSigneeBody = signeeInputSchema.strict();
+export const addSigneeBody = signeeInputSchema
+  .strict()
+  .superRefine((s, ctx) => refineSigneeAuth(s, ctx));
 
 /** `PATCH /api/documents/{id}/signees/{signeeId}`: any of a signee input's properties. */
 export const editSigneeBody = z
@@ -83,6 +86,9 @@ export const editSigneeBody = z
     signingOrder: z.number().int().min(1).max(1000).nullable().optional(),
     signingGroupId: z.string().trim().min(1).max(100).nullable().optional(),
     role: signeeRoleSchema.optional(),
+    // The pair is checked against the signee's own code (editing.service.ts): a signee who has
+    // one may change only `auth`, or only the code.
+    ...signeeAuthFields,
   })
   .strict()
   .refine(atLeastOne, 'give at least one property to change');

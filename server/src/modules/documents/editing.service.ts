@@ -15,6 +15,11 @@ import { decodeReminders, encodeReminders, rescheduleReminders } from './reminde
 import { encodeMetadata } from './integrator-fields.js';
 import { requireRoleChange } from './role-edits.js';
 import { requireSomeoneActs } from './signee-roles.js';
+import {
+  applySigneeAuthEdit,
+  hashSigneeAuthEdit,
+  withSigneeAuth,
+} from '../signing/signee-auth-input.js';
 import type { z } from 'zod';
 
 type Caller = { documentId: string; userId: string; origin: RequestOrigin };
@@ -201,6 +206,7 @@ export async function addSignee(
   deps: DocumentDeps,
   input: Caller & { signee: z.output<typeof signeeInputSchema> },
 ) {
+  const [withAuth] = await withSigneeAuth([input.signee]);
   const signeeId = await changeDocument(deps, input, async (trx, document) => {
     requireDraft(document, 'Signees');
     const signees = await repo.listSignees(trx, document.id);
@@ -214,7 +220,7 @@ export async function addSignee(
     const now = nowIso();
     const signee = newSignee({
       document,
-      signee: input.signee,
+      signee: withAuth,
       position: Math.max(-1, ...signees.map((s) => s.position)) + 1,
       at: now,
     });
@@ -223,7 +229,12 @@ export async function addSignee(
       trx,
       document,
       { ...input, signeeId: signee.id, action: 'signee added' },
-      { email: input.signee.email, name: input.signee.name, role: signee.role },
+      {
+        email: input.signee.email,
+        name: input.signee.name,
+        role: signee.role,
+        ...(signee.auth !== 'none' ? { auth: signee.auth } : {}),
+      },
       now,
     );
     return signee.id;
@@ -238,7 +249,11 @@ function requireSignee(signees: repo.SigneeRow[], signeeId: string) {
   return signee;
 }
 
-const SIGNEE_COLUMNS: Record<keyof SigneeEdit, keyof repo.SigneeRow> = {
+// `auth` and `accessCode` go through applySigneeAuthEdit: a code is never a column's value.
+const SIGNEE_COLUMNS: Record<
+  Exclude<keyof SigneeEdit, 'auth' | 'accessCode'>,
+  keyof repo.SigneeRow
+> = {
   email: 'email',
   name: 'name',
   signingOrder: 'signing_order',
@@ -252,14 +267,17 @@ export async function editSignee(
   input: Caller & { signeeId: string; patch: SigneeEdit },
 ) {
   const { patch } = input;
+  const authEdit = await hashSigneeAuthEdit(patch);
   await changeDocument(deps, input, async (trx, document) => {
     const signees = await repo.listSignees(trx, document.id);
     const signee = requireSignee(signees, input.signeeId);
     requireDraft(document, 'Signees');
     if (patch.email !== undefined) requireUniqueEmail(signees, patch.email, signee.id);
     await requireRoleChange(trx, { documentId: document.id, signees, signee, role: patch.role });
+    const auth = applySigneeAuthEdit(signee, patch, authEdit);
+    if (auth.problems.length > 0) throw validationError(auth.problems);
     const wanted: Partial<repo.SigneeRow> = Object.fromEntries(
-      (Object.keys(SIGNEE_COLUMNS) as Array<keyof SigneeEdit>).map((k) => [
+      (Object.keys(SIGNEE_COLUMNS) as Array<keyof typeof SIGNEE_COLUMNS>).map((k) => [
         SIGNEE_COLUMNS[k],
         patch[k],
       ]),
@@ -269,14 +287,18 @@ export async function editSignee(
         ([k, v]) => v !== undefined && v !== signee[k as keyof repo.SigneeRow],
       ),
     ) as Partial<repo.SigneeRow>;
-    if (Object.keys(set).length === 0) return;
+    Object.assign(set, auth.set);
+    if (Object.keys(set).length === 0 && !auth.changed.accessCode) return;
     const now = nowIso();
     await repo.updateSignee(trx, signee.id, { ...set, updated_at: now });
     const changed = Object.fromEntries(
       (Object.keys(patch) as Array<keyof SigneeEdit>)
-        .filter((k) => SIGNEE_COLUMNS[k] in set)
+        .filter(
+          (k) => k in SIGNEE_COLUMNS && SIGNEE_COLUMNS[k as keyof typeof SIGNEE_COLUMNS] in set,
+        )
         .map((k) => [k, patch[k]]),
     );
+    Object.assign(changed, auth.changed);
     await signeesChanged(trx, document, { ...input, action: 'signee changed' }, changed, now);
   });
   return withSignee(deps, input, input.signeeId);

@@ -33,6 +33,8 @@ function signee(
     invited_at: null,
     opened_at: null,
     auto_reminders: 0,
+    auth: 'none',
+    access_code_hash: null,
     declined_at: null,
     decline_reason: null,
     signature_file: null,

@@ -5,7 +5,8 @@ import type { EmailRow } from './mail.repo.js';
 /**
  * The kinds of e-mail a signee gets, as their audit entries name them (docs/documents.md):
  * `invitation` (the signing link, any wave), `reminder` (manual or automatic), `declined` and
- * `cancelled` (the notices that a link stopped working), `copy` (the signed copy on completion).
+ * `cancelled` (the notices that a link stopped working), `copy` (the signed copy on completion),
+ * `verification` (the code a link that asks for one e-mails on request, decisions §13).
  */
 export const SIGNEE_EMAIL_KINDS = [
   'invitation',
@@ -13,6 +14,7 @@ export const SIGNEE_EMAIL_KINDS = [
   'declined',
   'cancelled',
   'copy',
+  'verification',
 ] as const;
 
 /** A kind of e-mail to a signee. */

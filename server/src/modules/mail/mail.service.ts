@@ -202,8 +202,8 @@ export async function deliverEmail(
       sent_at: nowIso(),
       message_id: messageId,
       error: null,
-      html: redactLinks(email.html),
-      text: redactLinks(email.text),
+      html: redactLinks(redactCode(email)(email.html)),
+      text: redactLinks(redactCode(email)(email.text)),
     });
   } catch (err) {
     content?.destroy();
@@ -249,6 +249,15 @@ function refused(db: Db, email: repo.EmailRow, error: string) {
     await auditEmailOutcome(trx, row, { error, at });
     await recordEmailFailed(trx, row, { error, at });
   });
+}
+
+/** What a delivered verification e-mail keeps of its code: none. */
+export const REDACTED_CODE = '[code removed after delivery]';
+
+// A verification e-mail's 6-digit code is the recipient's alone once delivered, as a link is.
+function redactCode(email: Pick<repo.EmailRow, 'kind'>): (body: string) => string {
+  if (email.kind !== 'verification') return (body) => body;
+  return (body) => body.replace(/\b\d{6}\b/g, REDACTED_CODE);
 }
 
 /** What a delivered e-mail keeps of its links: none. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { evidenceVerificationSchema } from './verification-evidence.js';
 
 /** The evidence file's format: its name, and the version a reader checks before trusting it. */
 export const EVIDENCE_FORMAT = { name: 'signet-evidence', version: 1 } as const;
@@ -74,6 +75,12 @@ export const evidenceSigneeSchema = z
     method: z.enum(['drawn', 'typed']).nullable(),
     typedName: z.string().nullable(),
     signatureImageSha256: sha256.nullable().describe('SHA-256 of the drawn signature (PNG)'),
+    verification: evidenceVerificationSchema
+      .nullable()
+      .optional()
+      .describe(
+        'how the signing link was verified before it opened (decisions §13): null when it asked for nothing and nothing was given; absent in files sealed before verification existed',
+      ),
   })
   .strict();
 

@@ -21,6 +21,7 @@ import {
   type EvidenceSignee,
 } from './evidence-schema.js';
 import { EVIDENCE_FILE_NAME, type SealPdfInput, type SealSignature } from './seal-types.js';
+import { signeeVerification } from './verification-evidence.js';
 
 export { EVIDENCE_FORMAT, evidenceSchema, type Evidence, type EvidenceSignee };
 
@@ -152,6 +153,7 @@ export function gatherSigneeEvidence(
       method: !signature ? null : drawn ? 'drawn' : 'typed',
       typedName: s.signature_typed,
       signatureImageSha256: drawn && image ? sha256(image) : null,
+      verification: signeeVerification(own),
     };
   });
 }
@@ -196,6 +198,14 @@ export function embedEvidence(pdf: PDF, evidence: Evidence, sealedAt: Date): voi
 /** Checks the evidence's audit trail against its original's SHA-256. */
 export function checkEvidenceChain(evidence: Evidence): ChainCheck {
   return checkChain(evidence.auditTrail, evidence.document.originalSha256);
+}
+
+// A signee's verification for people: its method, when, and who vouched for an identity.
+function describeVerification(v: NonNullable<EvidenceSignee['verification']>): string {
+  const vouched = v.identity
+    ? `: ${v.identity.subject ?? 'no sub'} vouched for by ${v.identity.issuer ?? 'no iss'} (key ${v.identity.keyId})`
+    : '';
+  return `verified with ${v.method.replace('_', ' ')} at ${v.verifiedAt}${vouched}`;
 }
 
 function sha256(bytes: Uint8Array): string {
@@ -253,6 +263,7 @@ export function describeEvidence(report: EvidenceReport): string[] {
       `    ${s.name} <${s.email}>${s.role && s.role !== 'signer' ? ` (${s.role})` : ''}: ${s.status}${s.signedAt ? ` ${s.signedAt}` : ''}${from(s.ip, s.userAgent)}`,
       `      ${invited}${s.invitation.emailedAt.length ? ` (${s.invitation.emailedAt.join(', ')})` : ''}; opened ${s.openedAt ?? 'not recorded'}; consent ${s.consent?.given ? 'given' : 'not recorded'}; ${s.method ?? 'no'} signature${s.typedName ? ` "${s.typedName}"` : ''}${s.signatureImageSha256 ? ` (image SHA-256 ${s.signatureImageSha256})` : ''}`,
     );
+    if (s.verification) lines.push(`      ${describeVerification(s.verification)}`);
   }
   lines.push(`  fields (${e.fields.length}):`);
   for (const f of e.fields) {

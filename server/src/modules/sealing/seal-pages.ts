@@ -4,6 +4,7 @@ import { fitSize, fitText, fontCovers, type SealFont, type SealFonts } from './s
 import { describeActiveContent, type ActiveContentKind } from './active-content.js';
 import type { SealAuditEntry, SealField, SealSignature } from './seal-types.js';
 import { wrap } from './seal-fields.js';
+import { verificationLine } from './verification-evidence.js';
 import { format, formatTime, messages, type Catalogue } from '../../i18n/index.js';
 
 type SealMessages = Catalogue['seal'];
@@ -167,6 +168,8 @@ export function addAuditPages(
     let agent = format(m.userAgent, { agent: entry.userAgent ?? '-' });
     // An e-mail's recipient leads its second line; entries without one keep the line as it was.
     if (entry.email) agent = `${emailLine(entry.email, m)} · ${agent}`;
+    // A verification names its method (and who vouched for an identity) before the browser.
+    if (entry.verification) agent = `${verificationLine(entry.verification, m)} · ${agent}`;
     write(page.canvas, fonts.regular, agent, MARGIN, y - 20, 6.5, MUTED, contentWidth);
     y -= AUDIT_ROW;
   }

@@ -1,5 +1,6 @@
 import type { EvidenceSignee } from './evidence-schema.js';
 import type { SealCertificate } from './seal-certificate.js';
+import type { SealVerification } from './verification-evidence.js';
 
 /**
  * PAdES baseline levels (ETSI EN 319 142-1), each adding to the one before: `B-B` a signature;
@@ -34,6 +35,8 @@ export type SealAuditEntry = {
   userAgent: string | null;
   /** An e-mail entry's recipient address and kind of e-mail; absent on other entries. */
   email?: { to: string; kind: string | null };
+  /** A verification entry's method and vouched identity (decisions §13); absent on others. */
+  verification?: SealVerification;
 };
 
 /** A signee's adopted mark for signature or initials fields: an image, or typed text. */

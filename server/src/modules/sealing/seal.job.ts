@@ -11,6 +11,7 @@ import { documentFileKey } from '../storage/keys.js';
 import { readAll, type Storage } from '../storage/storage.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { gatherSigneeEvidence } from './evidence.js';
+import { verificationOf } from './verification-evidence.js';
 import {
   SEAL_JOB,
   type SealAuditEntry,
@@ -243,6 +244,7 @@ export function certificateEntries(
     ip: e.ip,
     userAgent: e.userAgent,
     ...emailOf(e),
+    ...withVerification(e),
   }));
 }
 
@@ -256,6 +258,12 @@ function emailOf(e: { action: string; details: Record<string, unknown> | null })
   if (typeof to !== 'string') return {};
   const kind = typeof e.details?.kind === 'string' ? e.details.kind : null;
   return { email: { to, kind } };
+}
+
+// A verification entry's method and vouched identity, for the line under it.
+function withVerification(e: { action: string; details: Record<string, unknown> | null }) {
+  const verification = verificationOf(e);
+  return verification ? { verification } : {};
 }
 
 /** An audit entry's actor as the certificate names it: people, not internal ids. */

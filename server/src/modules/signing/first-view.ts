@@ -47,7 +47,8 @@ export async function recordFirstView(
 /**
  * The signing page's own opening: a link that works and was never opened records its first
  * view here (the page's JSON request then finds it done). Anything else is left to the JSON
- * route, which answers it; the page itself is the same for every link.
+ * route, which answers it; the page itself is the same for every link. A link that asks for
+ * verification records it at its JSON, once verified.
  */
 export async function recordPageView(
   deps: { db: Db; wakeJobs: () => void },
@@ -55,7 +56,8 @@ export async function recordPageView(
   origin: RequestOrigin,
 ): Promise<void> {
   const signee = await findSigneeByTokenHash(deps.db.kysely, hashSecret(token));
-  if (!signee || signee.opened_at !== null) return;
+  // A link that asks for verification is opened when its document is first shown, after it.
+  if (!signee || signee.opened_at !== null || signee.auth !== 'none') return;
   const document = await findDocument(deps.db.kysely, signee.document_id);
   if (!document || !isOpenForSigning(document.status)) return;
   const first = await recordFirstView(deps.db, {

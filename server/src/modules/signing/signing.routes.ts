@@ -22,6 +22,7 @@ import { approveDocument } from './approve.js';
 import type { SigneeRole } from '../documents/signee-roles.js';
 import { recordPageView } from './first-view.js';
 import { embedOriginsOfLink } from './embedding.js';
+import { registerSigneeAuthRoutes } from './signee-auth.routes.js';
 import { presentField } from '../fields/fields.service.js';
 
 function present(r: {
@@ -80,6 +81,8 @@ async function adoptedMark(
 
 /** The JSON behind the signing page; the link's token is the credential. */
 export function registerSigningRoutes(app: App, deps: AppDeps) {
+  // First: its gate joins every signing route registered after it (signee-auth.routes.ts).
+  registerSigneeAuthRoutes(app, deps);
   const d: signing.SigningDeps = {
     db: deps.db,
     storage: deps.storage,

@@ -15,6 +15,7 @@ import { assertMemberCan } from '../tenants/tenants.service.js';
 import { prefillValues, type PrefillValue } from './prefill.js';
 import { checkTemplateSignees, type RoleSignee } from './template-signees.js';
 import * as repo from './templates.repo.js';
+import { templateSigneeAuths, type SigneeAuthRow } from '../signing/signee-auth-input.js';
 
 /** What a document is made of: a template's row, or a bulk send's snapshot of it. */
 export type TemplateSource = Pick<
@@ -48,7 +49,7 @@ export async function createFromTemplateInTrx(
     template: TemplateSource;
     userId: string;
     /** One per role, in the roles' order (checkTemplateSignees sorts them so). */
-    signees: RoleSignee[];
+    signees: Array<RoleSignee & Partial<SigneeAuthRow>>;
     values: Map<string, PrefillValue>;
     source: TemplateUse;
     name?: string;
@@ -72,6 +73,8 @@ export async function createFromTemplateInTrx(
     signingOrder: roles[s.roleIndex].signingOrder ?? undefined,
     // The template role's recipient role: signer, approver or cc.
     role: roles[s.roleIndex].role,
+    auth: s.auth,
+    accessCodeHash: s.accessCodeHash,
   }));
   const position = new Map(input.signees.map((s, i) => [roles[s.roleIndex].id, i]));
   const document = newDocumentRow({
@@ -139,6 +142,8 @@ export async function createDocumentFromTemplate(
   },
 ) {
   const actor = `user:${input.userId}`;
+  // Access codes hashed before the transaction (about 10 ms each); their errors join the others.
+  const auths = await templateSigneeAuths(input.signees);
   const made = await deps.db.kysely.transaction().execute(async (trx) => {
     // Held until the commit (PostgreSQL): a delete of the template waits, then sees this
     // document and keeps the file; a delete that came first makes this a 404. The caller's
@@ -151,12 +156,12 @@ export async function createDocumentFromTemplate(
     const current = found!;
     const checked = checkTemplateSignees(repo.rolesOf(current), input.signees);
     const prefill = prefillValues(decodeFields(current.fields), input.prefill ?? {});
-    const errors = [...checked.errors, ...prefill.errors];
+    const errors = [...checked.errors, ...auths.errors, ...prefill.errors];
     if (errors.length > 0) throw validationError(errors);
     const created = await createFromTemplateInTrx(trx, {
       template: current,
       userId: input.userId,
-      signees: checked.signees,
+      signees: checked.signees.map((s) => ({ ...s, ...auths.byEmail.get(s.email.toLowerCase()) })),
       values: prefill.values,
       source: 'template',
       name: input.name,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signeeAuthFields } from '../signing/signee-auth-input.js';
 import { remindersInput } from '../documents/reminder-policy.js';
 import { fieldSchema, MAX_FIELDS, templateFieldInputSchema } from '../fields/fields.schemas.js';
 import {
@@ -174,6 +175,7 @@ export const fromTemplateBody = z
           email: z.string(),
           name: z.string(),
           language: z.enum(emailLanguages).optional(),
+          ...signeeAuthFields,
         }),
       )
       .describe(

@@ -15,6 +15,7 @@ import {
 } from './tenants.schemas.js';
 import { registerInvitationRoutes } from './invitations.routes.js';
 import { registerLogoRoutes } from './logo.routes.js';
+import { registerIdentityKeyRoutes } from './identity-keys.routes.js';
 import * as tenants from './tenants.service.js';
 
 /** Tenants, memberships, invitations (registerInvitationRoutes), settings and credits. */
@@ -218,4 +219,5 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
 
   registerInvitationRoutes(app, deps);
   registerLogoRoutes(app, deps);
+  registerIdentityKeyRoutes(app, deps);
 }
