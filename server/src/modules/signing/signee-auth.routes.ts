@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { embedOriginsOfLink } from './embedding.js';
 import { z } from 'zod';
 import { hashSecret } from '../../lib/ids.js';
 import { errorResponses, problemSchema } from '../../http/problem-schema.js';
@@ -126,9 +127,12 @@ export function registerSigneeAuthRoutes(app: App, deps: AppDeps) {
         identity !== undefined
           ? (await acceptIdentity(d, { link, token: identity, origin }), 'identity' as const)
           : (await verifyCode(d, { link, code: code!, origin })).method;
+      // A page the tenant lets other sites frame gets a cookie the browser keeps in a frame.
+      const framed = (await embedOriginsOfLink(deps.db, request.params.token)).length > 0;
       const { expiresAt } = setAuthCookie(request, reply, {
         secretKey: deps.config.secretKey,
         signeeId: link.signeeId,
+        sameSite: framed ? 'none' : 'lax',
       });
       return { method, expiresAt };
     },

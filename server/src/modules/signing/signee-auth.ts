@@ -1,3 +1,4 @@
+import { loadBrand } from '../tenants/branding.js';
 import { verify } from '@node-rs/argon2';
 import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config.js';
@@ -13,7 +14,7 @@ import * as repo from './signee-auth.repo.js';
 /** What verification needs. */
 export type SigneeAuthDeps = {
   db: Db;
-  config: Pick<Config, 'secretKey'>;
+  config: Pick<Config, 'secretKey' | 'publicUrl'>;
   wakeJobs: () => void;
 };
 
@@ -233,6 +234,7 @@ export async function sendCode(
         signeeName: link.name,
         documentName: link.documentName,
         code,
+        brand: await loadBrand(trx, link.tenantId, deps.config.publicUrl),
       }),
     });
     return { expiresAt: iso(now + OTP_TTL_MS), resendAfter: iso(now + OTP_RESEND_MS) };

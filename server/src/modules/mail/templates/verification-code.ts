@@ -1,3 +1,4 @@
+import type { EmailBrand } from './brand-layout.js';
 import { format, messages, type Language } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
 import { renderMessage } from './message.js';
@@ -12,6 +13,8 @@ export function renderVerificationCode(input: {
   signeeName: string;
   documentName: string;
   code: string;
+  /** The document's tenant's brand (decisions §13). */
+  brand?: EmailBrand | null;
 }): RenderedEmail {
   const m = messages(input.language).email;
   const document = displayValue(input.documentName, DOCUMENT_NAME_MAX);
@@ -21,5 +24,6 @@ export function renderVerificationCode(input: {
     greeting: format(m.greeting, { name: displayValue(input.signeeName) }),
     paragraphs: [format(m.verificationCode.body, { document }), input.code],
     footer: m.verificationCode.expires,
+    brand: input.brand,
   });
 }
