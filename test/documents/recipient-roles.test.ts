@@ -30,7 +30,7 @@ describe.each(ENGINES)('recipient roles on %s', (engine) => {
       [
         'id', 'documentId', 'email', 'name', 'status', 'role', 'userId', 'signingOrder',
         'signingGroupId', 'signedAt', 'invitedAt', 'openedAt', 'declinedAt', 'declineReason',
-        'language', 'createdAt', 'updatedAt',
+        'language', 'auth', 'createdAt', 'updatedAt',
       ].sort(), // prettier-ignore
     );
     const read = await call('GET', `/api/documents/${made.id}`);
