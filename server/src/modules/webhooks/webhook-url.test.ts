@@ -16,6 +16,11 @@ const messagesOf = async (url: string, policy = noDns) =>
     return e.message;
   });
 
+// Every refusal the development setting would lift names it.
+const SETTING = 'WEBHOOK_ALLOW_PRIVATE_URLS=true allows it for development';
+const HTTPS_ONLY =
+  'must be an https: URL (http: only to this machine in the sandbox, or with WEBHOOK_ALLOW_PRIVATE_URLS=true for development)';
+
 describe('isPublicAddress', () => {
   it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '2001:4860:4860::8888'])(
     'lets %s through',
@@ -68,8 +73,8 @@ describe('checkCallbackUrl', () => {
 
   it('refuses what is not an absolute https URL without credentials', async () => {
     expect(await messagesOf('/relative')).toEqual(['must be an absolute URL']);
-    expect(await messagesOf('http://93.184.216.34/')).toEqual(['must be an https: URL']);
-    expect(await messagesOf('ftp://93.184.216.34/')).toEqual(['must be an https: URL']);
+    expect(await messagesOf('http://93.184.216.34/')).toEqual([HTTPS_ONLY]);
+    expect(await messagesOf('ftp://93.184.216.34/')).toEqual([HTTPS_ONLY]);
     expect(await messagesOf('https://user:pw@93.184.216.34/')).toEqual([
       'must not contain a user name or password',
     ]);
@@ -88,7 +93,7 @@ describe('checkCallbackUrl', () => {
       ['https://169.254.169.254/latest/meta-data', '169.254.169.254'],
     ]) {
       expect(await messagesOf(url)).toEqual([
-        `must not point to a loopback, private or otherwise non-public address (${host})`,
+        `must not point to a loopback, private or otherwise non-public address (${host}); ${SETTING}`,
       ]);
     }
   });
@@ -97,7 +102,7 @@ describe('checkCallbackUrl', () => {
     expect(
       await messagesOf('https://rebind.example/', strict(['93.184.216.34', '10.0.0.5'])),
     ).toEqual([
-      'host rebind.example resolves to a loopback, private or otherwise non-public address (10.0.0.5)',
+      `host rebind.example resolves to a loopback, private or otherwise non-public address (10.0.0.5); ${SETTING}`,
     ]);
     expect(await messagesOf('https://empty.example/', strict([]))).toEqual([
       'host empty.example does not resolve',
