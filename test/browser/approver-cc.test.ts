@@ -2,19 +2,18 @@ import type { ParsedMail } from 'mailparser';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  launchChromium,
   openRecordedPage,
   screenshotBothWidths,
   VIEWPORTS,
   waitForVisiblePagesDrawn,
   type RecordedPage,
 } from '../helpers/browser.js';
-import { createTestContext, ENGINES, findFreePort, type TestContext } from '../helpers/context.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 import { signingCall, waitForStatus } from '../helpers/signing.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import type { SmtpSink } from '../helpers/smtp.js';
+import { startSigningBrowser, type SigningBrowser } from '../helpers/signing-browser.js';
 
 const unique = (label: string) =>
   `${label}.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`;
@@ -31,24 +30,14 @@ describe.each(ENGINES)('approver and cc in Chromium on %s', (engine) => {
   let tenantId: string;
   const opened: RecordedPage[] = [];
 
+  let setup: SigningBrowser | undefined;
+
   beforeAll(async () => {
-    smtp = await startSmtpSink();
-    const port = await findFreePort();
-    // PUBLIC_URL is the real listening address, so the e-mailed links open this very service.
-    ctx = await createTestContext(engine, {
-      listen: true,
-      env: { SMTP_URL: smtp.url, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-    });
-    apiKey = (await createUser(ctx, { name: 'Olivia Owner' })).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
-    browser = await launchChromium();
+    setup = await startSigningBrowser(engine);
+    ({ smtp, ctx, browser, apiKey, tenantId } = setup);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() => setup?.close());
 
   // Nothing went wrong in any page a test opened, and it asked only this service for anything.
   afterEach(async () => {

@@ -5,19 +5,18 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  launchChromium,
   openRecordedPage,
   screenshotBothWidths,
   VIEWPORTS,
   type RecordedPage,
 } from '../helpers/browser.js';
-import { createTestContext, ENGINES, findFreePort, type TestContext } from '../helpers/context.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 import { inkIn, renderPage } from '../helpers/pdf-render.js';
 import { signingCall, waitForStatus } from '../helpers/signing.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import type { SmtpSink } from '../helpers/smtp.js';
+import { startSigningBrowser, type SigningBrowser } from '../helpers/signing-browser.js';
 
 const unique = (label: string) => `${label}.${Math.random().toString(36).slice(2, 9)}@example.com`;
 
@@ -41,23 +40,14 @@ describe.each(ENGINES)('signing a document with fields in Chromium on %s', (engi
   let tenantId: string;
   const opened: RecordedPage[] = [];
 
+  let setup: SigningBrowser | undefined;
+
   beforeAll(async () => {
-    smtp = await startSmtpSink();
-    const port = await findFreePort();
-    ctx = await createTestContext(engine, {
-      listen: true,
-      env: { SMTP_URL: smtp.url, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-    });
-    apiKey = (await createUser(ctx, { name: 'Olivia Owner' })).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
-    browser = await launchChromium();
+    setup = await startSigningBrowser(engine);
+    ({ smtp, ctx, browser, apiKey, tenantId } = setup);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() => setup?.close());
 
   afterEach(async () => {
     const pages = opened.splice(0);

@@ -5,17 +5,12 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { ParsedMail } from 'mailparser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchChromium,
-  openRecordedPage,
-  VIEWPORTS,
-  type RecordedPage,
-} from '../helpers/browser.js';
-import { createTestContext, ENGINES, findFreePort, type TestContext } from '../helpers/context.js';
+import { openRecordedPage, VIEWPORTS, type RecordedPage } from '../helpers/browser.js';
+import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import type { SmtpSink } from '../helpers/smtp.js';
+import { startSigningBrowser, type SigningBrowser } from '../helpers/signing-browser.js';
 import { mailedCode } from '../helpers/verification.js';
 
 const unique = (label: string) =>
@@ -43,23 +38,14 @@ describe.each(ENGINES)('signer verification in Chromium on %s', (engine) => {
   let tenantId: string;
   const opened: RecordedPage[] = [];
 
+  let setup: SigningBrowser | undefined;
+
   beforeAll(async () => {
-    smtp = await startSmtpSink();
-    const port = await findFreePort();
-    ctx = await createTestContext(engine, {
-      listen: true,
-      env: { SMTP_URL: smtp.url, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
-    });
-    apiKey = (await createUser(ctx, { name: 'Olivia Owner' })).apiKey;
-    tenantId = (await createTenant(ctx, apiKey)).id;
-    browser = await launchChromium();
+    setup = await startSigningBrowser(engine);
+    ({ smtp, ctx, browser, apiKey, tenantId } = setup);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await ctx?.close();
-    await smtp?.close();
-  });
+  afterAll(() => setup?.close());
 
   // Only this service was asked for anything; the refusals the page shows (401, 429) are the
   // only failed loads, with one more below.
