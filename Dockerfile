@@ -6,7 +6,12 @@
 # prunes the dev dependencies. The runtime stage is the slim image with the built tree (dist/,
 # bin/, package files) and the production dependencies only, run by an unprivileged user.
 
-FROM node:20-bookworm AS build
+# The base images, replaceable where Docker Hub is not reachable (.ci/container-image makes both
+# from Debian's packages and the official Node.js binary, and passes them here).
+ARG NODE_IMAGE=node:20-bookworm
+ARG NODE_SLIM_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # `npm ci` runs the postinstall script, patch-package: it applies patches/ to node_modules.
@@ -15,7 +20,7 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM ${NODE_SLIM_IMAGE}
 ENV DATA_DIR=/data \
     PORT=3000 \
     HOST=0.0.0.0
