@@ -1,16 +1,57 @@
+import { ar } from './ar.js';
 import { de } from './de.js';
 import { en, type Catalogue } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
+import { it } from './it.js';
+import { ja } from './ja.js';
+import { ko } from './ko.js';
 import { nl } from './nl.js';
+import { pl } from './pl.js';
+import { pt } from './pt.js';
+import { zh } from './zh.js';
 
 /** The languages Signet speaks: a document's `emailLanguage`. */
-export const LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const;
+export const LANGUAGES = [
+  'en',
+  'de',
+  'fr',
+  'es',
+  'nl',
+  'pt',
+  'it',
+  'pl',
+  'ja',
+  'zh',
+  'ko',
+  'ar',
+] as const;
 export type Language = (typeof LANGUAGES)[number];
 export type { Catalogue };
 
 /** One catalogue per language, each with every key of English. */
-export const catalogues: Record<Language, Catalogue> = { en, de, fr, es, nl };
+export const catalogues: Record<Language, Catalogue> = {
+  en,
+  de,
+  fr,
+  es,
+  nl,
+  pt,
+  it,
+  pl,
+  ja,
+  zh,
+  ko,
+  ar,
+};
+
+/** Languages written right to left: their pages and e-mails carry `dir="rtl"`. */
+const RIGHT_TO_LEFT_LANGUAGES: ReadonlySet<string> = new Set<Language>(['ar']);
+
+/** `rtl` for a language written right to left, else `ltr`. */
+export function textDirection(language: string): 'rtl' | 'ltr' {
+  return RIGHT_TO_LEFT_LANGUAGES.has(language) ? 'rtl' : 'ltr';
+}
 
 /** The catalogue of a language; English for anything else. */
 export function messages(language: string): Catalogue {

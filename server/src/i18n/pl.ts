@@ -145,7 +145,8 @@ export const pl: Catalogue = {
     alreadySignedTitle: 'Ten dokument został przez Ciebie podpisany',
     alreadySignedBody: 'Nie musisz nic więcej robić.',
     groupSignedTitle: 'Twoja grupa podpisujących już podpisała',
-    groupSignedBody: 'Ktoś inny z Twojej grupy podpisał ten dokument, więc nic więcej nie musisz robić.',
+    groupSignedBody:
+      'Ktoś inny z Twojej grupy podpisał ten dokument, więc nic więcej nie musisz robić.',
     alreadyDeclinedTitle: 'Odmówiono podpisania tego dokumentu',
     alreadyDeclinedBody: 'Nie musisz nic więcej robić.',
     cannotSignTitle: 'Tego dokumentu nie można teraz podpisać',
@@ -188,7 +189,8 @@ export const pl: Catalogue = {
       cancelled: 'anulowany',
     },
     removedBeforeSealing: 'Usunięto przed pieczęcią',
-    removedNote: '{removed} (przeglądarka PDF uruchomiłaby je lub otworzyła; nie pokazano do podpisu)',
+    removedNote:
+      '{removed} (przeglądarka PDF uruchomiłaby je lub otworzyła; nie pokazano do podpisu)',
     time: 'Czas (UTC)',
     action: 'Działanie',
     actor: 'Wykonawca',

@@ -30,7 +30,8 @@ export const zh: Catalogue = {
     signedCopy: {
       subject: '所有人均已签署:“{document}”',
       body: '所有人均已签署“{document}”。附件是经数字签名封印的已签署 PDF,请妥善保存。',
-      linkBody: '所有人均已签署“{document}”。已签署的 PDF({size})过大,无法作为附件发送:请通过下面的链接下载。',
+      linkBody:
+        '所有人均已签署“{document}”。已签署的 PDF({size})过大,无法作为附件发送:请通过下面的链接下载。',
       button: '下载已签署的 PDF',
       linkValid: '此链接在 {date} 之前有效,仅供您本人使用。',
       verify: '此 PDF 带有数字封印:Adobe Acrobat 等 PDF 阅读器会显示它此后是否被修改过。',
@@ -57,7 +58,8 @@ export const zh: Catalogue = {
     verificationCode: {
       subject: '打开“{document}”的验证码',
       body: '请在签署页面输入此验证码以打开“{document}”:',
-      expires: '验证码只能使用一次,10 分钟内有效。如果您没有申请,请忽略此邮件:没有验证码,任何人都无法打开该文件。',
+      expires:
+        '验证码只能使用一次,10 分钟内有效。如果您没有申请,请忽略此邮件:没有验证码,任何人都无法打开该文件。',
     },
   },
   signing: {

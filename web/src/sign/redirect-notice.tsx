@@ -13,6 +13,13 @@ const RETURNING: Record<Language, string> = {
   fr: 'Retour vers {host}…',
   es: 'Volviendo a {host}…',
   nl: 'U gaat terug naar {host}…',
+  pt: 'Voltando para {host}…',
+  it: 'Ritorno a {host}…',
+  pl: 'Powrót do {host}…',
+  ja: '{host} に戻ります…',
+  zh: '正在返回 {host}…',
+  ko: '{host}(으)로 돌아갑니다…',
+  ar: 'جارٍ إعادتك إلى {host}…',
 };
 
 /**

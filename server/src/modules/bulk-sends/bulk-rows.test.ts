@@ -209,7 +209,7 @@ describe('checkCsvRows: the rows', () => {
       `${HEADER},Client.language,Signature\n` + 'ann@example.com,Ann,bob@acme.io,Bob,it,Ann',
     );
     expect(result[0].error).toBe(
-      'Client.language: must be one of en, de, fr, es, nl; ' +
+      'Client.language: must be one of en, de, fr, es, nl, pt, it, pl, ja, zh, ko, ar; ' +
         'Signature: "Signature" (signature field on page 1): a signature field is filled when signing and takes no value',
     );
   });

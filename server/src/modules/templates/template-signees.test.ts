@@ -151,8 +151,8 @@ describe('checkTemplateSignees', () => {
         { role: 1, ...bob, language: 7 },
       ]).errors,
     ).toEqual([
-      { path: 'signees[0].language', message: 'must be one of en, de, fr, es, nl' },
-      { path: 'signees[1].language', message: 'must be one of en, de, fr, es, nl' },
+      { path: 'signees[0].language', message: 'must be one of en, de, fr, es, nl, pt, it, pl, ja, zh, ko, ar' },
+      { path: 'signees[1].language', message: 'must be one of en, de, fr, es, nl, pt, it, pl, ja, zh, ko, ar' },
     ]);
   });
 
