@@ -72,6 +72,10 @@ const TIME_FORMAT: Intl.DateTimeFormatOptions = {
   hourCycle: 'h23',
 };
 const DATE_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'long', timeZone: 'UTC' };
+// Arabic dates and times in Latin digits (docs/signing.md): the certificate writes them beside
+// IP addresses, hashes and IDs in Latin digits, and Latin digits are what Arabic readers of the
+// Maghreb use; pinned, since ICU versions differ on the default of plain `ar`.
+const INTL_LOCALES: Partial<Record<Language, string>> = { ar: 'ar-u-nu-latn' };
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -83,7 +87,10 @@ function formatter(
   options: Intl.DateTimeFormatOptions,
 ): Intl.DateTimeFormat {
   let made = cache.get(language);
-  if (!made) cache.set(language, (made = new Intl.DateTimeFormat(language, options)));
+  if (!made) {
+    const locale = INTL_LOCALES[language as Language] ?? language;
+    cache.set(language, (made = new Intl.DateTimeFormat(locale, options)));
+  }
   return made;
 }
 

@@ -6,8 +6,8 @@ import type { Finished } from './status-panel.js';
 /** How long the signee reads where they are going before the page goes there. */
 export const REDIRECT_DELAY_MS = 2500;
 
-// Only this page says it, so it lives with the page (as direct-link-words.ts does).
-const RETURNING: Record<Language, string> = {
+/** "Returning you to {host}…" in every language: only this page says it, so it lives here. */
+export const RETURNING: Record<Language, string> = {
   en: 'Returning you to {host}…',
   de: 'Sie werden zu {host} weitergeleitet…',
   fr: 'Retour vers {host}…',
