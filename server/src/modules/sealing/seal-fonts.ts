@@ -36,7 +36,10 @@ export type SealFonts = {
    * font of each other script, embedded only when the text needs it.
    */
   regular: SealFont;
-  /** Standard font for our own fixed ASCII labels: costs nothing to embed. */
+  /**
+   * Our own labels: a standard font (costs nothing to embed) for Latin-1 text; a label of
+   * another script (Polish, Japanese, Arabic…) in the regular stack, which draws it.
+   */
   bold: SealFont;
   /** Handwriting-like font for typed signatures, embedded on first use. */
   readonly script: SealFont;
@@ -144,9 +147,10 @@ export function embedSealFonts(pdf: PDF): SealFonts {
     plainMember(pdf, PLAIN_FONTS.korean),
     shapedMember(pdf, SHAPED_FONTS.at(-1)!, shaped),
   ];
+  const regular = fontStack(members, { cache: stackCaches.regular });
   return {
-    regular: fontStack(members, { cache: stackCaches.regular }),
-    bold: standardSealFont('Helvetica-Bold'),
+    regular,
+    bold: latin1Or(standardSealFont('Helvetica-Bold'), regular),
     get script() {
       script ??= fontStack([plainMember(pdf, PLAIN_FONTS.script)], {
         placeholder: '?',
@@ -416,6 +420,18 @@ export function standardSealFont(name: Standard14FontName): SealFont {
         ),
       ),
     ],
+  };
+}
+
+const LATIN_1 = /^[\x20-\x7e\xa0-\xff]*$/;
+
+/** `standard` for text it draws as written (Latin-1), else `other`: never a '?' for a letter. */
+function latin1Or(standard: SealFont, other: SealFont): SealFont {
+  const pick = (text: string) => (LATIN_1.test(stripControls(text)) ? standard : other);
+  return {
+    clean: (text) => pick(text).clean(text),
+    width: (text, size) => pick(text).width(text, size),
+    show: (register, text, size) => pick(text).show(register, text, size),
   };
 }
 
