@@ -93,6 +93,9 @@ describe.each(ENGINES)('the signing page in Arabic and Japanese, Chromium on %s'
       .locator('.document-title')
       .evaluate((el) => [getComputedStyle(el).direction, getComputedStyle(el).textAlign]);
     expect(direction[0]).toBe('rtl');
+    // The document itself is never mirrored: its canvas draws text left to right.
+    const canvas = page.locator('.pdf-canvas').first();
+    expect(await canvas.evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
     // Every check speaks Arabic.
     await sign.click();
     await page.getByText('اكتب اسمك الكامل للتوقيع.').waitFor();
