@@ -10,6 +10,7 @@ import {
   type Standard14FontName,
 } from '@libpdf/core';
 import type { Operator } from './page-canvas.js';
+import { latin1Or } from './label-font.js';
 import { createShapedFont, measureShaped, RIGHT_TO_LEFT, type ShapedFont } from './shaped-font.js';
 
 /** What a page canvas gives fonts to name themselves in the page's resources. */
@@ -420,18 +421,6 @@ export function standardSealFont(name: Standard14FontName): SealFont {
         ),
       ),
     ],
-  };
-}
-
-const LATIN_1 = /^[\x20-\x7e\xa0-\xff]*$/;
-
-/** `standard` for text it draws as written (Latin-1), else `other`: never a '?' for a letter. */
-function latin1Or(standard: SealFont, other: SealFont): SealFont {
-  const pick = (text: string) => (LATIN_1.test(stripControls(text)) ? standard : other);
-  return {
-    clean: (text) => pick(text).clean(text),
-    width: (text, size) => pick(text).width(text, size),
-    show: (register, text, size) => pick(text).show(register, text, size),
   };
 }
 
