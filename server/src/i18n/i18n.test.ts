@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueProblems } from './catalogue-problems.js';
-import { catalogues, format, formatDate, formatTime, LANGUAGES, textDirection } from './index.js';
+import {
+  catalogues,
+  format,
+  formatDate,
+  formatTime,
+  intlLocale,
+  LANGUAGES,
+  textDirection,
+} from './index.js';
 
 describe('message catalogues', () => {
   it('speaks twelve languages, each with a catalogue of its own', () => {
@@ -76,5 +84,7 @@ describe('message catalogues', () => {
       expect(textDirection(language), language).toBe('ltr');
     }
     expect(textDirection('xx')).toBe('ltr');
+    expect(intlLocale('ar')).toBe('ar-u-nu-latn');
+    expect(intlLocale('ja')).toBe('ja');
   });
 });

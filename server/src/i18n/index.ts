@@ -76,6 +76,11 @@ const DATE_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'long', timeZone: '
 // IP addresses, hashes and IDs in Latin digits, and Latin digits are what Arabic readers of the
 // Maghreb use; pinned, since ICU versions differ on the default of plain `ar`.
 const INTL_LOCALES: Partial<Record<Language, string>> = { ar: 'ar-u-nu-latn' };
+
+/** The `Intl` locale a language's dates are written in (Arabic: with Latin digits). */
+export function intlLocale(language: string): string {
+  return INTL_LOCALES[language as Language] ?? language;
+}
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -88,8 +93,7 @@ function formatter(
 ): Intl.DateTimeFormat {
   let made = cache.get(language);
   if (!made) {
-    const locale = INTL_LOCALES[language as Language] ?? language;
-    cache.set(language, (made = new Intl.DateTimeFormat(locale, options)));
+    cache.set(language, (made = new Intl.DateTimeFormat(intlLocale(language), options)));
   }
   return made;
 }
