@@ -6,6 +6,7 @@ import {
   type SealCertificate,
 } from '../../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
+import { LANGUAGES, messages } from '../../server/src/i18n/index.js';
 import { makePdf, pageTexts, runOnPdf, scratchDir, sha256 } from './helpers.js';
 
 // The seal's pages in the document's language (decisions §16): Japanese drawn with the CJK
@@ -129,6 +130,26 @@ describe('the seal pages in the document language', () => {
     expect(x('203.0.113.8')).toBeLessThan(595.28 / 2);
     expect(x('203.0.113.8')).toBeGreaterThan(50);
     render(bytes, 'ar');
+  });
+
+  it.each(LANGUAGES)('draws every label of the %s pages, none as ? or a box', async (language) => {
+    const m = messages(language).seal;
+    const { pages } = await sealIn(language, 'Ada Lovelace', 'Lease');
+    // pdftotext orders a line mixing Arabic and Latin its own way: each word is looked for.
+    const plain = (text: string) => text.replace(/\p{M}/gu, '').replace(/\s+/g, ' ');
+    const [signatures, audit] = pages.slice(1).map(plain);
+    const words = (label: string) =>
+      plain(label)
+        .split(/[\s()]+/)
+        .filter(Boolean);
+    for (const label of [m.signatures, m.typedSignature]) {
+      for (const word of words(label)) expect(signatures, label).toContain(word);
+    }
+    for (const label of [m.auditCertificate, m.sealedBy, m.time, m.action, m.actor, m.ip]) {
+      for (const word of words(label)) expect(audit, label).toContain(word);
+    }
+    for (const word of words(m.actions.signed)) expect(audit).toContain(word);
+    expect(signatures + audit).not.toMatch(/[?\u25a1]/);
   });
 
   it('keeps Polish letters in the labels', async () => {
