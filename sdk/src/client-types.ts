@@ -154,7 +154,7 @@ export type IdentityKey = {
 export type DocumentEdit = {
   name?: string;
   signingMessage?: string | null;
-  emailLanguage?: 'en' | 'de' | 'fr' | 'es' | 'nl';
+  emailLanguage?: 'en' | 'de' | 'fr' | 'es' | 'nl' | 'pt' | 'it' | 'pl' | 'ja' | 'zh' | 'ko' | 'ar';
   signingOrderEnabled?: boolean | null;
   signingGroupsEnabled?: boolean;
   /** true pins the document at the current time, false unpins it. */

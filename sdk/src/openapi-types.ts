@@ -1807,7 +1807,7 @@ export interface components {
          */
         TenantSettings: {
             /** @enum {string} */
-            emailLanguage: "en" | "de" | "fr" | "es" | "nl";
+            emailLanguage: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it" | "pl" | "ja" | "zh" | "ko" | "ar";
             invitationEmails: boolean;
             /** @description Send signee.status_changed to webhooks (as naming it in webhookEvents does) */
             signeeEvents: boolean;
@@ -2233,7 +2233,7 @@ export interface components {
             roles: components["schemas"]["TemplateRole"][];
             signingMessage: string | null;
             /** @enum {string} */
-            emailLanguage: "en" | "de" | "fr" | "es" | "nl";
+            emailLanguage: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it" | "pl" | "ja" | "zh" | "ko" | "ar";
             signingOrderEnabled: boolean | null;
             directLink: {
                 enabled: boolean;
@@ -3723,7 +3723,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl";
+                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it" | "pl" | "ja" | "zh" | "ko" | "ar";
                     invitationEmails?: boolean;
                     /** @description Send signee.status_changed to webhooks (as naming it in webhookEvents does) */
                     signeeEvents?: boolean;
@@ -5612,7 +5612,7 @@ export interface operations {
                     name?: string;
                     signingMessage?: string | null;
                     /** @enum {string} */
-                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl";
+                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it" | "pl" | "ja" | "zh" | "ko" | "ar";
                     signingOrderEnabled?: boolean | null;
                     signingGroupsEnabled?: boolean;
                     pinned?: boolean;
@@ -7369,7 +7369,7 @@ export interface operations {
                     name?: string;
                     signingMessage?: string | null;
                     /** @enum {string} */
-                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl";
+                    emailLanguage?: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it" | "pl" | "ja" | "zh" | "ko" | "ar";
                     signingOrderEnabled?: boolean | null;
                     /** @description the whole list: an entry with an id keeps that role, a role left out goes with its fields */
                     roles?: {
@@ -7645,7 +7645,7 @@ export interface operations {
                         email: string;
                         name: string;
                         /** @enum {string} */
-                        language?: "en" | "de" | "fr" | "es" | "nl";
+                        language?: "en" | "de" | "fr" | "es" | "nl" | "pt" | "it" | "pl" | "ja" | "zh" | "ko" | "ar";
                         /**
                          * @description what the signing link asks for before it shows anything: none (default), access_code (the accessCode given here, which you hand over yourself) or email_otp (a 6-digit code e-mailed to the signee on request); an identity token from your app also satisfies it
                          * @enum {string}

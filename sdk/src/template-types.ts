@@ -11,7 +11,8 @@ import type {
   SignetDocument,
 } from './client-types.js';
 
-type EmailLanguage = 'en' | 'de' | 'fr' | 'es' | 'nl';
+type EmailLanguage =
+  'en' | 'de' | 'fr' | 'es' | 'nl' | 'pt' | 'it' | 'pl' | 'ja' | 'zh' | 'ko' | 'ar';
 
 /**
  * One of a template's roles: who signs in its place on each document made from it; `role` is

@@ -88,7 +88,7 @@ describe.each(ENGINES)('editing documents and their signees on %s', (engine) => 
       [{}, ''],
       [{ name: '   ' }, 'name'],
       [{ name: 'x'.repeat(256) }, 'name'],
-      [{ emailLanguage: 'it' }, 'emailLanguage'],
+      [{ emailLanguage: 'xx' }, 'emailLanguage'],
       [{ signingOrderEnabled: 'yes' }, 'signingOrderEnabled'],
       [{ pinned: 'true' }, 'pinned'],
       [{ folderId: 'not-a-uuid' }, 'folderId'],

@@ -232,7 +232,7 @@ describe.each(ENGINES)('tenants, members, settings and credits on %s', (engine) 
       method: 'PATCH',
       url,
       headers: as(owner.apiKey),
-      payload: { emailLanguage: 'it', reminderCooldownMinutes: -1 },
+      payload: { emailLanguage: 'xx', reminderCooldownMinutes: -1 },
     });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.length).toBe(2);

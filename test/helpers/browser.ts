@@ -1,11 +1,33 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+// The machine's fonts have no Chinese, Japanese or Korean; a reader's device does. Chromium
+// finds the Noto fonts the seal ships (npm packages) too, so a page in those languages shows
+// letters, not boxes, in screenshots.
+function fontconfigWithBundledFonts(): string {
+  const require = createRequire(import.meta.url);
+  const dirs = ['noto-sans-sc', 'noto-sans-kr', 'noto-sans-arabic'].map((family) =>
+    path.dirname(require.resolve(`@expo-google-fonts/${family}/package.json`)),
+  );
+  const file = path.join(os.tmpdir(), 'signet-test-fonts.conf');
+  writeFileSync(
+    file,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>` +
+      `<include ignore_missing="yes">/etc/fonts/fonts.conf</include>` +
+      dirs.map((dir) => `<dir>${dir}</dir>`).join('') +
+      `<cachedir>${path.join(os.tmpdir(), 'signet-test-fontcache')}</cachedir></fontconfig>\n`,
+  );
+  return file;
+}
 
 /** Debian's Chromium with flags that keep it from calling home (see the stack guide). */
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
+    env: { ...process.env, FONTCONFIG_FILE: fontconfigWithBundledFonts() },
     args: [
       '--headless',
       '--no-sandbox',

@@ -67,8 +67,8 @@ export function BulkSendPanel(props: { template: Api.Template; fields: Api.Templ
           {template.roles.map((r) => (
             <li key={r.id}>
               <code>{r.name}.name</code>, <code>{r.name}.email</code>: who signs as {r.name}{' '}
-              (required); <code>{r.name}.language</code>: their e-mail language (en, de, fr, es, nl;
-              optional)
+              (required); <code>{r.name}.language</code>: their e-mail language (en, de, fr, es, nl,
+              pt, it, pl, ja, zh, ko, ar; optional)
             </li>
           ))}
           <li>

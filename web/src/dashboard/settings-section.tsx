@@ -51,6 +51,13 @@ export const LANGUAGES: { value: EmailLanguage; label: string }[] = [
   { value: 'fr', label: 'Français' },
   { value: 'es', label: 'Español' },
   { value: 'nl', label: 'Nederlands' },
+  { value: 'pt', label: 'Português' },
+  { value: 'it', label: 'Italiano' },
+  { value: 'pl', label: 'Polski' },
+  { value: 'ja', label: '日本語' },
+  { value: 'zh', label: '简体中文' },
+  { value: 'ko', label: '한국어' },
+  { value: 'ar', label: 'العربية' },
 ];
 
 /** A tenant's settings; owners and admins may change them, members only read them. */

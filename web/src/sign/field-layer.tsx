@@ -7,6 +7,7 @@ import {
   type SigningField,
 } from './field-filling.js';
 import { format, useSpeech } from './i18n.js';
+import { intlLocale } from '../../../server/src/i18n/index.js';
 
 type PageSize = { width: number; height: number };
 
@@ -141,7 +142,7 @@ function OwnField(props: {
     case 'email': {
       const value =
         f.type === 'date'
-          ? new Date().toLocaleDateString(language)
+          ? new Date().toLocaleDateString(intlLocale(language))
           : f.type === 'name'
             ? signee.name
             : signee.email;

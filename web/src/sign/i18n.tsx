@@ -3,6 +3,7 @@ import {
   catalogues,
   format,
   LANGUAGES,
+  textDirection,
   type Catalogue,
   type Language,
 } from '../../../server/src/i18n/index.js';
@@ -55,8 +56,9 @@ export function asLanguage(language: string | undefined): Language {
 const SpeechContext = createContext<Speech>(speechFor('en', false));
 
 /**
- * Speaks `language` below it, and sets `<html lang>` to it; `approver`: of approving, not signing
- * (an approver's link).
+ * Speaks `language` below it, and sets `<html lang>` and `<html dir>` to it (Arabic is laid out
+ * right to left: sign.css uses logical properties, so it mirrors); `approver`: of approving, not
+ * signing (an approver's link).
  */
 export function SpeechProvider(props: {
   language: Language;
@@ -67,6 +69,7 @@ export function SpeechProvider(props: {
   const speech = useMemo(() => speechFor(props.language, approver), [props.language, approver]);
   useEffect(() => {
     document.documentElement.lang = props.language;
+    document.documentElement.dir = textDirection(props.language);
   }, [props.language]);
   return <SpeechContext.Provider value={speech}>{props.children}</SpeechContext.Provider>;
 }

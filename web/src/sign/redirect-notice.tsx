@@ -6,13 +6,20 @@ import type { Finished } from './status-panel.js';
 /** How long the signee reads where they are going before the page goes there. */
 export const REDIRECT_DELAY_MS = 2500;
 
-// Only this page says it, so it lives with the page (as direct-link-words.ts does).
-const RETURNING: Record<Language, string> = {
+/** "Returning you to {host}…" in every language: only this page says it, so it lives here. */
+export const RETURNING: Record<Language, string> = {
   en: 'Returning you to {host}…',
   de: 'Sie werden zu {host} weitergeleitet…',
   fr: 'Retour vers {host}…',
   es: 'Volviendo a {host}…',
   nl: 'U gaat terug naar {host}…',
+  pt: 'Voltando para {host}…',
+  it: 'Ritorno a {host}…',
+  pl: 'Powrót do {host}…',
+  ja: '{host} に戻ります…',
+  zh: '正在返回 {host}…',
+  ko: '{host}(으)로 돌아갑니다…',
+  ar: 'جارٍ إعادتك إلى {host}…',
 };
 
 /**

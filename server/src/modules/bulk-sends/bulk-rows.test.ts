@@ -206,10 +206,10 @@ describe('checkCsvRows: the rows', () => {
 
   it('checks the language column and a prefill column of a field filled when signing', async () => {
     const result = await check(
-      `${HEADER},Client.language,Signature\n` + 'ann@example.com,Ann,bob@acme.io,Bob,it,Ann',
+      `${HEADER},Client.language,Signature\n` + 'ann@example.com,Ann,bob@acme.io,Bob,xx,Ann',
     );
     expect(result[0].error).toBe(
-      'Client.language: must be one of en, de, fr, es, nl; ' +
+      'Client.language: must be one of en, de, fr, es, nl, pt, it, pl, ja, zh, ko, ar; ' +
         'Signature: "Signature" (signature field on page 1): a signature field is filled when signing and takes no value',
     );
   });

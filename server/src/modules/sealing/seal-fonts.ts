@@ -10,6 +10,7 @@ import {
   type Standard14FontName,
 } from '@libpdf/core';
 import type { Operator } from './page-canvas.js';
+import { latin1Or } from './label-font.js';
 import { createShapedFont, measureShaped, RIGHT_TO_LEFT, type ShapedFont } from './shaped-font.js';
 
 /** What a page canvas gives fonts to name themselves in the page's resources. */
@@ -36,7 +37,10 @@ export type SealFonts = {
    * font of each other script, embedded only when the text needs it.
    */
   regular: SealFont;
-  /** Standard font for our own fixed ASCII labels: costs nothing to embed. */
+  /**
+   * Our own labels: a standard font (costs nothing to embed) for Latin-1 text; a label of
+   * another script (Polish, Japanese, Arabic…) in the regular stack, which draws it.
+   */
   bold: SealFont;
   /** Handwriting-like font for typed signatures, embedded on first use. */
   readonly script: SealFont;
@@ -144,9 +148,10 @@ export function embedSealFonts(pdf: PDF): SealFonts {
     plainMember(pdf, PLAIN_FONTS.korean),
     shapedMember(pdf, SHAPED_FONTS.at(-1)!, shaped),
   ];
+  const regular = fontStack(members, { cache: stackCaches.regular });
   return {
-    regular: fontStack(members, { cache: stackCaches.regular }),
-    bold: standardSealFont('Helvetica-Bold'),
+    regular,
+    bold: latin1Or(standardSealFont('Helvetica-Bold'), regular),
     get script() {
       script ??= fontStack([plainMember(pdf, PLAIN_FONTS.script)], {
         placeholder: '?',

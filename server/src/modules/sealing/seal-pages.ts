@@ -5,7 +5,8 @@ import { describeActiveContent, type ActiveContentKind } from './active-content.
 import type { SealAuditEntry, SealField, SealSignature } from './seal-types.js';
 import { wrap } from './seal-fields.js';
 import { verificationLine } from './verification-evidence.js';
-import { format, formatTime, messages, type Catalogue } from '../../i18n/index.js';
+import { format, formatTime, messages, textDirection, type Catalogue } from '../../i18n/index.js';
+import { mirroredCanvas } from './rtl-canvas.js';
 
 type SealMessages = Catalogue['seal'];
 
@@ -269,8 +270,11 @@ function startPage(
   const m = messages(ctx.language).seal;
   const title = continued ? format(m.continued, { title: heading }) : heading;
   const page = ctx.pdf.addPage({ width: ctx.size.width, height: ctx.size.height });
-  const canvas = createPageCanvas(ctx.pdf, page);
-  ctx.decorate(page, canvas);
+  const plain = createPageCanvas(ctx.pdf, page);
+  ctx.decorate(page, plain);
+  // Arabic pages are laid out right to left: the same layout, mirrored (rtl-canvas.ts).
+  const rtl = textDirection(ctx.language) === 'rtl';
+  const canvas = rtl ? mirroredCanvas(plain, ctx.size.width) : plain;
   const { fonts, size } = ctx;
   const contentWidth = size.width - 2 * MARGIN;
   let y = size.height - MARGIN - TOP_GAP;

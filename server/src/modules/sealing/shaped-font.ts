@@ -78,7 +78,21 @@ export type RefRegistrar = (ref: PdfRef) => string;
 export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
   const { face, shape } = faceOf(file);
   const scale = 1000 / face.upem;
-  const used = new Map<number, string>();
+  // Each glyph drawn is given a character id (CID) of its own for every text it stands for:
+  // Arabic letters share glyphs (the dotless body of ب ت ث ن ي in the middle of a word), and a
+  // ToUnicode entry is per CID, so one CID per glyph could name only one of the letters. The
+  // CIDToGIDMap sends each CID to its glyph.
+  const cids = new Map<string, number>();
+  const used: Array<{ gid: number; text: string }> = [{ gid: 0, text: '' }];
+  const cidOf = (gid: number, text: string): number => {
+    const key = `${gid} ${text}`;
+    let cid = cids.get(key);
+    if (cid === undefined) {
+      cid = used.push({ gid, text }) - 1;
+      cids.set(key, cid);
+    }
+    return cid;
+  };
   const type0 = new PdfDict();
   const ref = pdf.register(type0);
   const widthOf = (gid: number) => Math.round(face.advance(gid) * scale);
@@ -93,14 +107,12 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
       const charsOf = (cluster: number) =>
         text.slice(cluster, starts[starts.indexOf(cluster) + 1] ?? text.length);
       const named = new Set<number>();
+      const textOf = new Map<ShapedGlyph, string>();
       const order = rtl ? [...glyphs].reverse() : glyphs;
       for (const glyph of order) {
-        if (named.has(glyph.cluster)) {
-          if (!used.has(glyph.gid)) used.set(glyph.gid, '');
-          continue;
-        }
+        const first = !named.has(glyph.cluster);
         named.add(glyph.cluster);
-        if (!used.get(glyph.gid)) used.set(glyph.gid, charsOf(glyph.cluster));
+        textOf.set(glyph, first ? charsOf(glyph.cluster) : '');
       }
       // The pen as HarfBuzz places it and as the viewer will (by the /W widths), in 1/1000 em:
       // every difference becomes a TJ adjustment; a vertical offset, a text rise.
@@ -123,7 +135,8 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
           out.push(ops.setTextRise(dy));
           rise = dy;
         }
-        items.push(PdfString.fromBytes(new Uint8Array([glyph.gid >> 8, glyph.gid & 0xff])));
+        const cid = cidOf(glyph.gid, textOf.get(glyph)!);
+        items.push(PdfString.fromBytes(new Uint8Array([cid >> 8, cid & 0xff])));
         viewer = target + widthOf(glyph.gid);
         pen += glyph.advance;
       }
@@ -138,12 +151,13 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
     },
     /** Writes the font: call once, after the last text is drawn and before saving. */
     finish(): void {
-      if (used.size === 0) return;
-      const program = subsetKeepingGlyphIds(file.bytes, used.keys());
+      if (used.length === 1) return;
+      const glyphIds = new Set(used.map((u) => u.gid));
+      const program = subsetKeepingGlyphIds(file.bytes, glyphIds);
       const fontFile = pdf.register(
         PdfStream.fromDict({ Length1: PdfNumber.of(program.length) }, program),
       );
-      const tag = subsetTag(used.keys());
+      const tag = subsetTag(glyphIds);
       const baseFont = PdfName.of(`${tag}+${file.name}`);
       const descriptor = pdf.register(
         PdfDict.of({
@@ -166,10 +180,16 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
           FontFile2: fontFile,
         }),
       );
-      const gids = [...used.keys()].sort((a, b) => a - b);
-      const widths = new PdfArray(
-        gids.flatMap((gid) => [PdfNumber.of(gid), new PdfArray([PdfNumber.of(widthOf(gid))])]),
-      );
+      // CIDs run from 1 without gaps: one array of widths from CID 1.
+      const widths = new PdfArray([
+        PdfNumber.of(1),
+        new PdfArray(used.slice(1).map(({ gid }) => PdfNumber.of(widthOf(gid)))),
+      ]);
+      const cidToGid = new Uint8Array(used.length * 2);
+      used.forEach(({ gid }, cid) => {
+        cidToGid[cid * 2] = gid >> 8;
+        cidToGid[cid * 2 + 1] = gid & 0xff;
+      });
       const cidFont = pdf.register(
         PdfDict.of({
           Type: PdfName.of('Font'),
@@ -182,7 +202,7 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
           }),
           FontDescriptor: descriptor,
           W: widths,
-          CIDToGIDMap: PdfName.of('Identity'),
+          CIDToGIDMap: pdf.register(PdfStream.fromDict({}, cidToGid)),
         }),
       );
       const toUnicode = pdf.register(PdfStream.fromDict({}, toUnicodeCMap(used)));
@@ -210,13 +230,15 @@ function subsetTag(gids: Iterable<number>): string {
   return tag;
 }
 
-// glyph id -> the characters it stands for; glyphs that stand for none (the second half of a
-// cluster) are left out.
-function toUnicodeCMap(used: Map<number, string>): Uint8Array {
+// CID -> the characters its glyph stands for there; CIDs that stand for none (the second half
+// of a cluster) are left out.
+function toUnicodeCMap(used: Array<{ gid: number; text: string }>): Uint8Array {
   const hex4 = (n: number) => n.toString(16).padStart(4, '0');
   const utf16 = (text: string) =>
     Array.from({ length: text.length }, (_, i) => hex4(text.charCodeAt(i))).join('');
-  const entries = [...used].filter(([, text]) => text !== '');
+  const entries = used
+    .map(({ text }, cid): [number, string] => [cid, text])
+    .filter(([, text]) => text !== '');
   const lines = [
     '/CIDInit /ProcSet findresource begin',
     '12 dict begin',

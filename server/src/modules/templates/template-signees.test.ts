@@ -147,12 +147,18 @@ describe('checkTemplateSignees', () => {
   it('refuses a language that is not an e-mail language', () => {
     expect(
       checkTemplateSignees(roles, [
-        { role: 0, ...ann, language: 'it' },
+        { role: 0, ...ann, language: 'xx' },
         { role: 1, ...bob, language: 7 },
       ]).errors,
     ).toEqual([
-      { path: 'signees[0].language', message: 'must be one of en, de, fr, es, nl' },
-      { path: 'signees[1].language', message: 'must be one of en, de, fr, es, nl' },
+      {
+        path: 'signees[0].language',
+        message: 'must be one of en, de, fr, es, nl, pt, it, pl, ja, zh, ko, ar',
+      },
+      {
+        path: 'signees[1].language',
+        message: 'must be one of en, de, fr, es, nl, pt, it, pl, ja, zh, ko, ar',
+      },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../../i18n/index.js';
 import { WEBHOOK_EVENT_NAMES } from '../events/event-types.js';
 import { MAX_REMINDERS_PER_SIGNEE } from '../documents/reminder-policy.js';
 import { embedOriginsSchema } from './embed-origins.js';
@@ -10,7 +11,7 @@ export const MIN_REMINDER_COOLDOWN_MINUTES = 15;
 export const roleSchema = z.enum(['owner', 'admin', 'member']);
 
 /** The languages invitation e-mails are written in. */
-export const emailLanguages = ['en', 'de', 'fr', 'es', 'nl'] as const;
+export const emailLanguages = LANGUAGES;
 
 export const tenantSchema = z
   .object({

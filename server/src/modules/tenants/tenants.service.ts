@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors.js';
 import { assertCan, type Action, type Role } from '../../lib/policy.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
+import type { Language } from '../../i18n/index.js';
 import {
   normalizeWebhookEvents,
   parseWebhookEvents,
@@ -184,7 +185,7 @@ export async function removeMember(
 
 /** Tenant settings in API form. */
 export type TenantSettings = {
-  emailLanguage: 'en' | 'de' | 'fr' | 'es' | 'nl';
+  emailLanguage: Language;
   invitationEmails: boolean;
   signeeEvents: boolean;
   webhookEvents: WebhookEventName[];

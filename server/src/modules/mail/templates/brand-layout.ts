@@ -53,9 +53,15 @@ function logoDimensions(size: EmailBrand['logoSize']) {
 
 /**
  * The header of a branded e-mail: the logo and/or the name over a rule in the brand's colour;
- * empty for an e-mail without a brand (Signet's look, as before). Every value escaped.
+ * empty for an e-mail without a brand (Signet's look, as before). Every value escaped. Right to
+ * left, the logo stands at the right and the name to its left (mail clients ignore the logical
+ * CSS properties, so the sides are named).
  */
-export function brandHeaderHtml(brand: EmailBrand | null | undefined): string {
+export function brandHeaderHtml(
+  brand: EmailBrand | null | undefined,
+  dir: 'ltr' | 'rtl' = 'ltr',
+): string {
+  const start = dir === 'rtl' ? 'right' : 'left';
   const name = brandNameOf(brand);
   const color = safeColor(brand?.color);
   const logoUrl = brand?.logoUrl && /^https?:\/\//.test(brand.logoUrl) ? brand.logoUrl : null;
@@ -72,7 +78,7 @@ export function brandHeaderHtml(brand: EmailBrand | null | undefined): string {
     // The last cell takes the rest of the row, so the name sits next to the logo.
     .map(
       (c, i, all) =>
-        `<td style="vertical-align:middle;text-align:left${i > 0 ? ';padding-left:12px' : ''}${i === all.length - 1 ? ';width:100%' : ''}">${c}</td>`,
+        `<td style="vertical-align:middle;text-align:${start}${i > 0 ? `;padding-${start}:12px` : ''}${i === all.length - 1 ? ';width:100%' : ''}">${c}</td>`,
     )
     .join('');
   const rule = color ?? '#e5e7eb';

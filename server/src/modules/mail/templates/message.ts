@@ -1,5 +1,6 @@
 import type { RenderedEmail } from '../mail.service.js';
 import { brandTextHeader, type EmailBrand } from './brand-layout.js';
+import { textDirection } from '../../../i18n/index.js';
 import { escapeHtml, htmlButton, htmlLayout } from './layout.js';
 
 /**
@@ -29,6 +30,8 @@ export function renderMessage(input: {
     ...after.flatMap((p) => [p, '']),
     ...(input.footer ? [input.footer, ''] : []),
   ].join('\n');
+  // The quote's rule stands on the side the text starts from.
+  const start = textDirection(input.language) === 'rtl' ? 'right' : 'left';
   const html = htmlLayout({
     lang: input.language,
     title: input.subject,
@@ -37,7 +40,7 @@ export function renderMessage(input: {
       `<p>${escapeHtml(input.greeting)}</p>`,
       ...input.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
       input.quote
-        ? `<p><strong>${escapeHtml(input.quote.label)}</strong></p><blockquote style="border-left:3px solid #d1d5db;margin:0;padding-left:12px;white-space:pre-wrap">${escapeHtml(input.quote.text)}</blockquote>`
+        ? `<p><strong>${escapeHtml(input.quote.label)}</strong></p><blockquote style="border-${start}:3px solid #d1d5db;margin:0;padding-${start}:12px;white-space:pre-wrap">${escapeHtml(input.quote.text)}</blockquote>`
         : '',
       input.button ? htmlButton(input.button.href, input.button.label, input.brand) : '',
       ...after.map((p) => `<p style="font-size:13px">${escapeHtml(p)}</p>`),

@@ -1,0 +1,17 @@
+import type { SealFont } from './seal-fonts.js';
+
+const LATIN_1 = /^[\x20-\x7e\xa0-\xff]*$/;
+
+/**
+ * `standard` for text it draws as written (Latin-1: a standard-14 font costs nothing to embed),
+ * `other` for anything else: the certificate's labels in Polish, Japanese or Arabic are drawn,
+ * never turned into '?'.
+ */
+export function latin1Or(standard: SealFont, other: SealFont): SealFont {
+  const pick = (text: string) => (LATIN_1.test(text) ? standard : other);
+  return {
+    clean: (text) => pick(text).clean(text),
+    width: (text, size) => pick(text).width(text, size),
+    show: (register, text, size) => pick(text).show(register, text, size),
+  };
+}
