@@ -18,7 +18,10 @@ COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# The font packages ship nine weights each (190 MB); the seal embeds the regular one only
+# (server/src/modules/sealing/seal-fonts.ts) and the pages' fonts are bundled into dist/.
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
+ && find node_modules/@expo-google-fonts -mindepth 2 -maxdepth 2 -type d ! -name 400Regular -exec rm -rf {} +
 
 FROM ${NODE_SLIM_IMAGE}
 ENV DATA_DIR=/data \
