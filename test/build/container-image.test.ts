@@ -9,11 +9,12 @@
 // runs it with the production build, before the rest, and there it must run; elsewhere it runs
 // only with SIGNET_IMAGE_TEST=1.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf } from '../helpers/pdf.js';
 import { readmeQuickstart } from '../helpers/readme.js';
 import { ROOT } from './built-tree.js';
 
@@ -134,6 +135,7 @@ if (!wanted) {
       );
       const dir = mkdtempSync(path.join(tmpdir(), 'signet-image-quickstart-'));
       try {
+        writeFileSync(path.join(dir, 'contract.pdf'), makePdf({ pages: 2, title: 'Contract' }));
         const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', readmeQuickstart(ROOT)], {
           cwd: dir,
           env: { ...process.env, BASE: base },
