@@ -12,6 +12,8 @@ export {
   type BulkSendCompletedEvent,
   type VerifyWebhookOptions,
   type VerifyWebhookResult,
+  type VerifyWebhookTenantOptions,
+  type WebhookTenantFailure,
   type WebhookEvent,
   type WebhookEventType,
   type WebhookPayloadFailure,
@@ -19,6 +21,12 @@ export {
   type WebhookSignatureFailure,
   type WebhookVerifyFailure,
 } from './verify-webhook.js';
+export {
+  unverifiedTenantId,
+  type WebhookSecretOption,
+  type WebhookSecretResolver,
+  type WebhookSecrets,
+} from './webhook-secret.js';
 export {
   createMemoryEventStore,
   type MemoryEventStoreOptions,
