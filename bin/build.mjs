@@ -5,6 +5,7 @@
 // bundle of the same sources in dist/server/bundle (bin/bundle.mjs); the web app built by Vite
 // (`npm run build:web`, web/dist) and copied to dist/web/dist, where the compiled server looks
 // for it (the same path relative to the server's modules as web/dist is to server/src).
+// The SDK package is built too (sdk/scripts/build.mjs, into sdk/dist): the same tsc, a few seconds.
 // dist/build.json is written last, with the time the build started; bin/build-state.mjs
 // compares the sources against it (`npm start` builds when they are newer).
 import { spawn } from 'node:child_process';
@@ -38,6 +39,7 @@ const failed = (
     process.env.npm_execpath
       ? run(process.execPath, [process.env.npm_execpath, 'run', '--silent', 'build:web'])
       : run('npm', ['run', '--silent', 'build:web']),
+    run(process.execPath, [path.join(ROOT, 'sdk', 'scripts', 'build.mjs')]),
   ])
 ).filter((r) => r.status === 'rejected');
 if (failed.length) {

@@ -219,6 +219,8 @@ export type QuickCreateInput = {
   name?: string;
   signingMessage?: string;
   signingOrderEnabled?: boolean;
+  /** Signees sharing a `signingGroupId` are alternatives: the first to sign signs for the group. */
+  signingGroupsEnabled?: boolean;
   /** When the signing expires (ISO 8601, in the future). */
   expiresAt?: string;
   /** Automatic reminders for this document; null: none; absent: the tenant's defaults. */

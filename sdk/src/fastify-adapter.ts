@@ -12,11 +12,18 @@ export type FastifyWebhookPluginOptions = WebhookReceiverOptions & {
   maxBodyBytes?: number;
 };
 
-/** Encapsulated Fastify plugin adding `POST path` that verifies and handles deliveries. */
-export const fastifyWebhookPlugin: FastifyPluginAsync<FastifyWebhookPluginOptions> = async (
-  app,
-  options,
-) => {
+/**
+ * What the plugin needs of a Fastify instance. Declared here so that the SDK's published
+ * types do not import fastify's: it is an optional peer, absent from most installs.
+ */
+export type FastifyLikeInstance = {
+  removeAllContentTypeParsers(): unknown;
+  addContentTypeParser: (...args: never[]) => unknown;
+  post: (...args: never[]) => unknown;
+};
+
+// The plugin itself, typed by fastify's own types inside the SDK only.
+const plugin: FastifyPluginAsync<FastifyWebhookPluginOptions> = async (app, options) => {
   const {
     path = '/',
     secret,
@@ -50,3 +57,9 @@ export const fastifyWebhookPlugin: FastifyPluginAsync<FastifyWebhookPluginOption
     return result.body;
   });
 };
+
+/** Encapsulated Fastify plugin adding `POST path` that verifies and handles deliveries. */
+export const fastifyWebhookPlugin = plugin as unknown as (
+  app: FastifyLikeInstance,
+  options: FastifyWebhookPluginOptions,
+) => Promise<void>;

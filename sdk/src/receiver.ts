@@ -3,16 +3,20 @@
 import type { WebhookEventStore } from './event-store.js';
 import {
   isSignatureFailure,
-  verifyWebhook,
-  type VerifyWebhookResult,
+  verifyWithSecrets,
   type WebhookEvent,
   type WebhookRawBody,
   type WebhookVerifyFailure,
 } from './verify-webhook.js';
+import {
+  isWebhookSecretOption,
+  readHeader,
+  resolveWebhookSecrets,
+  type WebhookHeaders,
+  type WebhookSecretOption,
+} from './webhook-secret.js';
 
-/** Node's `req.headers` (any key case) or a fetch `Headers`. */
-export type WebhookHeaders =
-  Record<string, string | string[] | undefined> | { get(name: string): string | null };
+export type { WebhookHeaders } from './webhook-secret.js';
 
 export type WebhookDeliveryContext = {
   /** `X-Service-Webhook-Attempt` (1, 2 or 3), or null when absent or not a number. */
@@ -20,8 +24,12 @@ export type WebhookDeliveryContext = {
 };
 
 export type WebhookReceiverOptions = {
-  /** The tenant's webhook secret. Pass several during a rotation: any one may match. */
-  secret: string | readonly string[];
+  /**
+   * The webhook's secret (several during a rotation: any one may match), or, for a receiver
+   * of many tenants, a function `(tenantId, headers) => secret` (may be async) returning the
+   * secret of the tenant the delivery names: see WebhookSecretResolver.
+   */
+  secret: WebhookSecretOption;
   store: WebhookEventStore;
   /** Do the work. Throw to answer 500 so that the service retries; keep it idempotent. */
   onEvent: (event: WebhookEvent, context: WebhookDeliveryContext) => void | Promise<void>;
@@ -51,7 +59,8 @@ export type WebhookErrorCode =
   | 'processing_failed'
   | 'payload_too_large'
   | 'method_not_allowed'
-  | 'raw_body_unavailable';
+  | 'raw_body_unavailable'
+  | 'secret_lookup_failed';
 
 export type WebhookResponseBody =
   | { received: true; status: 'processed' | 'duplicate'; eventId: string }
@@ -69,7 +78,23 @@ const inFlightByStore = new WeakMap<WebhookEventStore, Map<string, Promise<void>
 /** Verifies, dedupes and dispatches one delivery; returns the HTTP status and JSON body to send. */
 export async function handleWebhook(options: HandleWebhookOptions): Promise<WebhookHandlerResult> {
   const { headers, store, rejectUnknownEvents = false } = options;
-  const verified = verifyAnySecret(options, readHeader(headers, 'x-service-signature'));
+  let secrets: readonly string[] | null;
+  try {
+    secrets = await resolveWebhookSecrets(options.secret, options.rawBody, headers);
+  } catch {
+    // The resolver's own failure (its database is down…): 500, so that the service retries.
+    return reject(500, 'secret_lookup_failed');
+  }
+  if (!secrets) return reject(401, 'unknown_tenant');
+  const verified = verifyWithSecrets(
+    {
+      rawBody: options.rawBody,
+      signatureHeader: readHeader(headers, 'x-service-signature'),
+      toleranceSeconds: options.toleranceSeconds,
+      now: options.now,
+    },
+    secrets,
+  );
   if (!verified.ok) {
     const { reason } = verified;
     if (isSignatureFailure(reason)) return reject(401, reason);
@@ -135,13 +160,10 @@ export async function handleWebhook(options: HandleWebhookOptions): Promise<Webh
 
 /** Throws at setup time when the options could never verify or handle a delivery. */
 export function assertReceiverOptions(options: WebhookReceiverOptions): void {
-  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
-  if (
-    !Array.isArray(secrets) ||
-    secrets.length === 0 ||
-    secrets.some((s) => typeof s !== 'string' || s.length === 0)
-  ) {
-    throw new TypeError('webhook secret must be a non-empty string or array of them');
+  if (!isWebhookSecretOption(options.secret)) {
+    throw new TypeError(
+      'webhook secret must be a non-empty string, an array of them, or a function returning them',
+    );
   }
   if (typeof options.store?.has !== 'function' || typeof options.store.add !== 'function') {
     throw new TypeError('store must implement has(id) and add(id)');
@@ -159,42 +181,4 @@ function report(options: WebhookReceiverOptions, error: unknown, event: WebhookE
   } catch {
     // A failing logger must not change the answer to the service.
   }
-}
-
-function verifyAnySecret(
-  options: HandleWebhookOptions,
-  signatureHeader: string | undefined,
-): VerifyWebhookResult {
-  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret;
-  if (secrets.length === 0) throw new TypeError('at least one webhook secret is required');
-  let result: VerifyWebhookResult | undefined;
-  for (const secret of secrets) {
-    result = verifyWebhook({
-      rawBody: options.rawBody,
-      signatureHeader,
-      secret,
-      toleranceSeconds: options.toleranceSeconds,
-      now: options.now,
-    });
-    // Every other failure is the same whatever the secret, so only a mismatch tries the next.
-    if (result.ok || result.reason !== 'signature_mismatch') return result;
-  }
-  return result as VerifyWebhookResult;
-}
-
-// Case-insensitive; repeated values are joined the way Node joins them, so that two
-// signature headers read as one malformed header instead of one of them being picked.
-function readHeader(headers: WebhookHeaders, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  if (typeof headers.get === 'function') {
-    return (headers as { get(name: string): string | null }).get(lower) ?? undefined;
-  }
-  const record = headers as Record<string, string | string[] | undefined>;
-  let value = record[lower];
-  if (value === undefined) {
-    const key = Object.keys(record).find((k) => k.toLowerCase() === lower);
-    value = key === undefined ? undefined : record[key];
-  }
-  if (Array.isArray(value)) return value.join(', ');
-  return value;
 }

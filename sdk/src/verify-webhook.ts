@@ -7,6 +7,12 @@ import {
   type WebhookRawBody,
   type WebhookSignatureFailure,
 } from './webhook-signature.js';
+import {
+  resolveWebhookSecrets,
+  type WebhookHeaders,
+  type WebhookSecretResolver,
+  type WebhookSecrets,
+} from './webhook-secret.js';
 
 export {
   DEFAULT_TOLERANCE_SECONDS,
@@ -144,7 +150,14 @@ function hasFields(data: Record<string, unknown>, fields: Record<string, string>
 /** Authentic request whose body is not a usable event. */
 export type WebhookPayloadFailure = 'invalid_json' | 'invalid_payload' | 'unsupported_event_type';
 
-export type WebhookVerifyFailure = WebhookSignatureFailure | WebhookPayloadFailure;
+/**
+ * With a secret resolver: the payload names no tenant, or one the resolver does not know.
+ * Unauthenticated like a signature failure (answer 401).
+ */
+export type WebhookTenantFailure = 'unknown_tenant';
+
+export type WebhookVerifyFailure =
+  WebhookSignatureFailure | WebhookTenantFailure | WebhookPayloadFailure;
 
 export type VerifyWebhookResult =
   { ok: true; event: WebhookEvent } | { ok: false; reason: WebhookVerifyFailure };
@@ -152,31 +165,75 @@ export type VerifyWebhookResult =
 export type VerifyWebhookOptions = {
   rawBody: WebhookRawBody;
   signatureHeader: string | undefined | null;
-  secret: string;
+  /** The webhook's secret; several during a rotation (any one may match). */
+  secret: WebhookSecrets;
   /** Accepted clock difference in seconds, either side of `now`. Default 300. */
   toleranceSeconds?: number;
   /** Current time in milliseconds since the epoch. Default `Date.now`. */
   now?: () => number;
 };
 
-const SIGNATURE_FAILURES: ReadonlySet<string> = new Set<WebhookSignatureFailure>([
-  'missing_header',
-  'malformed_header',
-  'invalid_timestamp',
-  'invalid_signature_format',
-  'timestamp_out_of_tolerance',
-  'signature_mismatch',
-]);
+/** verifyWebhook for many tenants: the secret is looked up for the payload's tenant. */
+export type VerifyWebhookTenantOptions = Omit<VerifyWebhookOptions, 'secret'> & {
+  secret: WebhookSecretResolver;
+  /** The request's headers, handed to the resolver. */
+  headers?: WebhookHeaders;
+};
+
+const SIGNATURE_FAILURES: ReadonlySet<string> = new Set<WebhookSignatureFailure | 'unknown_tenant'>(
+  [
+    'missing_header',
+    'malformed_header',
+    'invalid_timestamp',
+    'invalid_signature_format',
+    'timestamp_out_of_tolerance',
+    'signature_mismatch',
+    'unknown_tenant',
+  ],
+);
 
 /** True when the failure means the request could not be authenticated. */
 export function isSignatureFailure(
   reason: WebhookVerifyFailure,
-): reason is WebhookSignatureFailure {
+): reason is WebhookSignatureFailure | WebhookTenantFailure {
   return SIGNATURE_FAILURES.has(reason);
 }
 
-/** Verifies a delivery per the specification, then parses and checks the event envelope. */
-export function verifyWebhook(options: VerifyWebhookOptions): VerifyWebhookResult {
+/**
+ * Verifies a delivery per the specification, then parses and checks the event envelope. With
+ * a function as `secret` (one secret per tenant) it answers a Promise: the function is given
+ * the payload's tenantId and returns that tenant's secret, which then verifies the signature.
+ */
+export function verifyWebhook(options: VerifyWebhookOptions): VerifyWebhookResult;
+export function verifyWebhook(options: VerifyWebhookTenantOptions): Promise<VerifyWebhookResult>;
+export function verifyWebhook(
+  options: VerifyWebhookOptions | VerifyWebhookTenantOptions,
+): VerifyWebhookResult | Promise<VerifyWebhookResult> {
+  const { secret } = options;
+  if (typeof secret !== 'function') return verifyWithSecrets(options, secret);
+  const headers = (options as VerifyWebhookTenantOptions).headers ?? {};
+  return resolveWebhookSecrets(secret, options.rawBody, headers).then((secrets) =>
+    secrets ? verifyWithSecrets(options, secrets) : fail('unknown_tenant'),
+  );
+}
+
+/** Verifies with each secret in turn until one matches (a rotation's old and new secret). */
+export function verifyWithSecrets(
+  options: Omit<VerifyWebhookOptions, 'secret'>,
+  secrets: WebhookSecrets,
+): VerifyWebhookResult {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (list.length === 0) throw new TypeError('at least one webhook secret is required');
+  let result: VerifyWebhookResult | undefined;
+  for (const secret of list) {
+    result = verifyOne({ ...options, secret });
+    // Every other failure is the same whatever the secret, so only a mismatch tries the next.
+    if (result.ok || result.reason !== 'signature_mismatch') return result;
+  }
+  return result as VerifyWebhookResult;
+}
+
+function verifyOne(options: VerifyWebhookOptions & { secret: string }): VerifyWebhookResult {
   const { toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = Date.now } = options;
   const failure = checkWebhookSignature({ ...options, toleranceSeconds, now });
   if (failure) return fail(failure);
