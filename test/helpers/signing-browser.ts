@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './browser.js';
+import { expect } from 'vitest';
+import { launchChromium, type RecordedPage } from './browser.js';
 import { createTestContext, findFreePort, type EngineName, type TestContext } from './context.js';
 import { createTenant, createUser } from './factories.js';
 import { startSmtpSink, type SmtpSink } from './smtp.js';
@@ -40,4 +41,25 @@ export async function startSigningBrowser(engine: EngineName): Promise<SigningBr
       await smtp.close();
     },
   };
+}
+
+/**
+ * Closes the pages a test opened, expecting nothing went wrong in them: no request beyond
+ * `baseUrl`'s origin, and no console problem but the signing API's own answers of `statuses`
+ * (a link waiting for its code, closed by signing…), which Chromium logs as failed loads.
+ */
+export async function closeCleanPages(
+  pages: RecordedPage[],
+  baseUrl: string,
+  statuses: number[],
+): Promise<void> {
+  await Promise.all(pages.map((p) => p.close()));
+  const origin = new URL(baseUrl).origin;
+  const expected = new RegExp(
+    `^console: Failed to load resource: .* (${statuses.join('|')}) .*@ .*\\/api\\/signing\\/`,
+  );
+  for (const { requests, problems } of pages) {
+    expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(problems.filter((p) => !expected.test(p))).toEqual([]);
+  }
 }
