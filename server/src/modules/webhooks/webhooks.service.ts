@@ -75,7 +75,11 @@ export async function createWebhook(
   };
   await deps.db.kysely.transaction().execute(async (trx) => {
     await repo.insertWebhook(trx, row);
-    await record(trx, input, 'webhook.created', { webhookId: id, url: row.url, active: !!row.active });
+    await record(trx, input, 'webhook.created', {
+      webhookId: id,
+      url: row.url,
+      active: !!row.active,
+    });
   });
   return { webhook: present(row), secret };
 }
