@@ -33,7 +33,7 @@ import {
   updateTemplateBody,
 } from './templates.schemas.js';
 import * as templates from './templates.service.js';
-import { activityByOf } from '../tenants/activity.js';
+import { activityByOf } from '../tenants/activity.routes.js';
 
 // The text parts of POST /api/templates, decoded: `tenantId` and the `template` JSON.
 function templatePartsOf(raw: Record<string, string>) {

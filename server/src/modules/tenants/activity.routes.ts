@@ -1,9 +1,16 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import type { App, AppDeps } from '../../http/types.js';
-import { ACTIVITY_ACTIONS, listActivity } from './activity.js';
+import { ACTIVITY_ACTIONS, listActivity, type ActivityBy } from './activity.js';
 import { tenantParams } from './tenants.schemas.js';
+
+/** The actor of an authenticated request, for the entries its changes write. */
+export function activityByOf(request: FastifyRequest): ActivityBy {
+  const principal = principalOf(request);
+  return { userId: principal.userId, apiKeyId: principal.apiKeyId, ip: request.ip ?? null };
+}
 
 /** One entry of a tenant's activity log. */
 export const activityEntrySchema = z

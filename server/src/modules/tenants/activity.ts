@@ -1,6 +1,4 @@
-import type { FastifyRequest } from 'fastify';
 import type { Db, DbOrTrx } from '../../db/handle.js';
-import { principalOf } from '../../http/auth.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import * as repo from './activity.repo.js';
@@ -41,12 +39,6 @@ export type ActivityBy = { userId: string; apiKeyId: string | null; ip: string |
 
 /** JSON details of an entry. */
 export type ActivityDetails = Record<string, unknown>;
-
-/** The actor of an authenticated request, for the entries its changes write. */
-export function activityByOf(request: FastifyRequest): ActivityBy {
-  const principal = principalOf(request);
-  return { userId: principal.userId, apiKeyId: principal.apiKeyId, ip: request.ip ?? null };
-}
 
 async function rowsFor(
   trx: DbOrTrx,

@@ -1,4 +1,4 @@
-import { activityByOf } from './activity.js';
+import { activityByOf } from './activity.routes.js';
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';

@@ -5,7 +5,7 @@ import { errorResponses } from '../../http/problem-schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { sendWebPage } from '../../http/web-assets.js';
-import { activityByOf } from './activity.js';
+import { activityByOf } from './activity.routes.js';
 import * as invitations from './invitations.service.js';
 import {
   addMemberBody,

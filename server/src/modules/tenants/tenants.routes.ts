@@ -18,7 +18,7 @@ import { registerLogoRoutes } from './logo.routes.js';
 import { registerIdentityKeyRoutes } from './identity-keys.routes.js';
 import { registerActivityRoutes } from './activity.routes.js';
 import * as tenants from './tenants.service.js';
-import { activityByOf } from './activity.js';
+import { activityByOf } from './activity.routes.js';
 
 /** Tenants, memberships, invitations (registerInvitationRoutes), settings and credits. */
 export function registerTenantRoutes(app: App, deps: AppDeps) {

@@ -12,7 +12,7 @@ import {
   webhookWithSecretSchema,
 } from './webhooks.schemas.js';
 import * as webhooks from './webhooks.service.js';
-import { activityByOf } from '../tenants/activity.js';
+import { activityByOf } from '../tenants/activity.routes.js';
 
 /** Webhook configurations of a tenant (owner/admin), plus their delivery log. */
 export function registerWebhookRoutes(app: App, deps: AppDeps) {
