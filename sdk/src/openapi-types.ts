@@ -1873,23 +1873,6 @@ export interface components {
             createdAt: string;
             expiresAt: string;
         };
-        IdentityKey: {
-            /** @enum {string} */
-            kty: "RSA" | "EC";
-            kid: string;
-            /** @enum {string} */
-            alg?: "RS256" | "ES256";
-            /** @constant */
-            use?: "sig";
-            /** @description RSA modulus (at least 2048 bits) */
-            n?: string;
-            /** @description RSA exponent */
-            e?: string;
-            /** @constant */
-            crv?: "P-256";
-            x?: string;
-            y?: string;
-        };
         /**
          * @example {
          *       "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
@@ -1945,6 +1928,23 @@ export interface components {
                 [key: string]: unknown;
             };
             createdAt: string;
+        };
+        IdentityKey: {
+            /** @enum {string} */
+            kty: "RSA" | "EC";
+            kid: string;
+            /** @enum {string} */
+            alg?: "RS256" | "ES256";
+            /** @constant */
+            use?: "sig";
+            /** @description RSA modulus (at least 2048 bits) */
+            n?: string;
+            /** @description RSA exponent */
+            e?: string;
+            /** @constant */
+            crv?: "P-256";
+            x?: string;
+            y?: string;
         };
         /**
          * @example {
