@@ -2,7 +2,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { insertMember } from '../helpers/db-factories.js';
-import { api } from '../helpers/documents.js';
+import { api, quickCreate } from '../helpers/documents.js';
 import { createTenantViaHttp, createUser, type TestUser } from '../helpers/factories.js';
 import { createTemplate } from '../helpers/templates.js';
 import { smallPngLogo } from './logo-files.js';
@@ -314,6 +314,98 @@ describe.each(ENGINES)('tenant activity log on %s', (engine) => {
       },
       bySession,
     );
+  });
+
+  it('records a member leaving, with the member as actor', async () => {
+    const leaver = await createUser(ctx);
+    await insertMember(ctx, tenantId, leaver.id, 'member');
+    const left = await oneEntry(
+      'member.removed',
+      () =>
+        ok(api(ctx, leaver.apiKey, 'DELETE', `/api/tenants/${tenantId}/members/${leaver.id}`), 204),
+      leaver,
+    );
+    expect(left.details).toEqual({
+      userId: leaver.id,
+      email: leaver.email,
+      role: 'member',
+      left: true,
+    });
+  });
+
+  it('records a webhook URL change, a draft saved as a template and its fields replaced', async () => {
+    const hooks = `/api/tenants/${tenantId}/webhooks`;
+    const hook = await ok(
+      api(ctx, owner.apiKey, 'POST', hooks, { url: 'http://127.0.0.1:9/b' }),
+      201,
+    );
+    secrets.push(hook.body.secret);
+    const moved = await oneEntry('webhook.updated', () =>
+      ok(
+        api(ctx, owner.apiKey, 'PATCH', `${hooks}/${hook.body.webhook.id}`, {
+          url: 'http://127.0.0.1:9/c',
+        }),
+        200,
+      ),
+    );
+    expect(moved.details.changes).toEqual({
+      url: { from: 'http://127.0.0.1:9/b', to: 'http://127.0.0.1:9/c' },
+    });
+
+    const draft = await quickCreate(ctx, owner.apiKey, { tenantId });
+    expect(draft.status).toBe(201);
+    let template = { id: '', roles: [{ id: '' }] };
+    const saved = await oneEntry('template.created', async () => {
+      const res = await ok(
+        api(
+          ctx,
+          owner.apiKey,
+          'POST',
+          `/api/documents/${draft.body.document.id}/save-as-template`,
+          {
+            name: 'Saved',
+          },
+        ),
+        201,
+      );
+      template = res.body.template;
+    });
+    expect(saved.details).toMatchObject({
+      templateId: template.id,
+      name: 'Saved',
+      documentId: draft.body.document.id,
+    });
+    const field = {
+      roleId: template.roles[0].id,
+      type: 'signature',
+      page: 1,
+      x: 72,
+      y: 400,
+      width: 150,
+      height: 40,
+    };
+    const placed = await oneEntry('template.updated', () =>
+      ok(
+        api(ctx, owner.apiKey, 'PUT', `/api/templates/${template.id}/fields`, { fields: [field] }),
+        200,
+      ),
+    );
+    expect(placed.details).toEqual({
+      templateId: template.id,
+      name: 'Saved',
+      changes: { fields: { from: 0, to: 1 } },
+    });
+    // A field refused (a page the PDF lacks) changes nothing and writes nothing.
+    expect(
+      await entriesOf(() =>
+        ok(
+          api(ctx, owner.apiKey, 'PUT', `/api/templates/${template.id}/fields`, {
+            fields: [{ ...field, page: 99 }],
+          }),
+          422,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('writes nothing for a refused change', async () => {
