@@ -46,7 +46,7 @@ describe.each(ENGINES)('dashboard: the activity log on %s', (engine) => {
     const newest = entries.first();
     await expect
       .poll(() => newest.innerText())
-      .toContain('Changed settings: reminderCooldownMinutes 89 → 90');
+      .toContain('Changed settings: reminder cooldown minutes 89 → 90');
     const text = await newest.innerText();
     expect(text).toContain(owner.email);
     expect(text).toContain('(API key)');

@@ -5,13 +5,15 @@ type Details = Record<string, unknown>;
 const str = (v: unknown) => (v === null || v === undefined ? 'none' : String(v));
 const list = (v: unknown) => (Array.isArray(v) && v.length > 0 ? v.join(', ') : '');
 
-// "emailLanguage en → de, brandName none → Acme": a changes object in a line.
+// "email language en → de, brand name none → Acme": a changes object in a line.
 function changes(d: Details): string {
   const all = (d.changes ?? {}) as Record<string, { from: unknown; to: unknown }>;
   return Object.entries(all)
     .map(([key, c]) => {
       const show = (v: unknown) => (Array.isArray(v) ? `[${v.join(', ')}]` : str(v));
-      return `${key} ${show(c.from)} → ${show(c.to)}`;
+      // An API name in words: reminderCooldownMinutes → reminder cooldown minutes.
+      const name = key.replace(/([A-Z])/g, ' $1').toLowerCase();
+      return `${name} ${show(c.from)} → ${show(c.to)}`;
     })
     .join(', ');
 }
