@@ -511,6 +511,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tenants/{tenantId}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tenant's activity
+         * @description Changes to the tenant (members, roles, invitations, webhooks, settings, logo, identity keys, templates) and API keys made or revoked by its members, newest first, keyset-paginated. Owners and admins only: a member gets 403 forbidden.
+         */
+        get: operations["listTenantActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenants/{tenantId}/webhooks": {
         parameters: {
             query?: never;
@@ -1852,6 +1872,62 @@ export interface components {
             invitedBy: string;
             createdAt: string;
             expiresAt: string;
+        };
+        /**
+         * @example {
+         *       "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+         *       "email": "ada@example.com",
+         *       "apiKeyId": "01a21557-5a4d-740a-b91f-883aad6d5f02"
+         *     }
+         */
+        ActivityActor: {
+            /** Format: uuid */
+            userId: string;
+            /** @description The account’s e-mail when it acted */
+            email: string;
+            /** @description The API key used; null for a browser session */
+            apiKeyId: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "01a21557-7b12-7c3e-9d41-5a6b7c8d9e0f",
+         *       "action": "settings.updated",
+         *       "actor": {
+         *         "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+         *         "email": "ada@example.com",
+         *         "apiKeyId": null
+         *       },
+         *       "ip": "203.0.113.7",
+         *       "details": {
+         *         "changes": {
+         *           "emailLanguage": {
+         *             "from": "en",
+         *             "to": "de"
+         *           },
+         *           "brandColor": {
+         *             "from": null,
+         *             "to": "#0b5fff"
+         *           }
+         *         }
+         *       },
+         *       "createdAt": "2026-11-26T00:55:03.114Z"
+         *     }
+         */
+        ActivityEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description What changed; docs/api.md lists each details
+             * @enum {string}
+             */
+            action: "tenant.created" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "settings.updated" | "logo.updated" | "logo.removed" | "identity_keys.updated" | "template.created" | "template.updated" | "template.deleted" | "api_key.created" | "api_key.revoked";
+            actor: components["schemas"]["ActivityActor"];
+            ip: string | null;
+            /** @description What changed: ids, names, old and new values; never a secret */
+            details: {
+                [key: string]: unknown;
+            };
+            createdAt: string;
         };
         IdentityKey: {
             /** @enum {string} */
@@ -4416,6 +4492,100 @@ export interface operations {
                      */
                     "application/json": {
                         keys: components["schemas"]["IdentityKey"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTenantActivity: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "activity": [
+                     *         {
+                     *           "id": "01a21557-7b12-7c3e-9d41-5a6b7c8d9e0f",
+                     *           "action": "settings.updated",
+                     *           "actor": {
+                     *             "userId": "01a21557-5a29-738d-aa99-f86c75289a26",
+                     *             "email": "ada@example.com",
+                     *             "apiKeyId": null
+                     *           },
+                     *           "ip": "203.0.113.7",
+                     *           "details": {
+                     *             "changes": {
+                     *               "emailLanguage": {
+                     *                 "from": "en",
+                     *                 "to": "de"
+                     *               },
+                     *               "brandColor": {
+                     *                 "from": null,
+                     *                 "to": "#0b5fff"
+                     *               }
+                     *             }
+                     *           },
+                     *           "createdAt": "2026-11-26T00:55:03.114Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "text"
+                     *     }
+                     */
+                    "application/json": {
+                        activity: components["schemas"]["ActivityEntry"][];
+                        nextCursor: string | null;
                     };
                 };
             };

@@ -33,6 +33,7 @@ import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
 import type { signeeRoleSchema } from './modules/documents/signee-roles.js';
 import type { identityKeySchema } from './modules/tenants/identity-keys.routes.js';
+import type { activityEntrySchema } from './modules/tenants/activity.routes.js';
 import type {
   signingStepResponse,
   signingViewResponse,
@@ -116,6 +117,8 @@ export type Signee = Out<typeof signeeSchema>;
 export type SigneeRole = Out<typeof signeeRoleSchema>;
 /** A signee's verification method (decisions §13). */
 export type SigneeAuth = Signee['auth'];
+/** One entry of a tenant's activity log (decisions §16). */
+export type ActivityEntry = Out<typeof activityEntrySchema>;
 /** A tenant's public key for identity tokens (decisions §13). */
 export type IdentityKey = Out<typeof identityKeySchema>;
 /** A document with its signees, as most document routes answer. */

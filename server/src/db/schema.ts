@@ -202,6 +202,7 @@ export type Database = {
   signee_auth_state: SigneeAuthStateTable;
   tenant_identity_keys: TenantIdentityKeysTable;
   identity_token_uses: IdentityTokenUsesTable;
+  tenant_activity: TenantActivityTable;
 };
 
 /**
@@ -542,4 +543,21 @@ export type IdentityTokenUsesTable = {
   jti: string;
   expires_at: string;
   used_at: string;
+};
+
+/** One entry of a tenant's activity log (decisions §16): a change and who made it. */
+export type TenantActivityTable = {
+  id: string;
+  tenant_id: string;
+  /** What changed, e.g. `member.added`, `webhook.secret_rotated` (docs/api.md lists them). */
+  action: string;
+  actor_user_id: string;
+  /** The actor's e-mail when they acted: the entry still names them after they leave. */
+  actor_email: string;
+  /** The API key the change was made with; null for a browser session. */
+  actor_api_key_id: string | null;
+  ip: string | null;
+  /** JSON object: what changed (ids, names, old and new values; never a secret). */
+  details: string;
+  created_at: string;
 };

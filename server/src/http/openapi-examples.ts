@@ -292,6 +292,28 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
       failed: 2,
     },
   },
+  ActivityEntry: {
+    id: '01a21557-7b12-7c3e-9d41-5a6b7c8d9e0f',
+    action: 'settings.updated',
+    actor: {
+      userId: '01a21557-5a29-738d-aa99-f86c75289a26',
+      email: 'ada@example.com',
+      apiKeyId: null,
+    },
+    ip: '203.0.113.7',
+    details: {
+      changes: {
+        emailLanguage: { from: 'en', to: 'de' },
+        brandColor: { from: null, to: '#0b5fff' },
+      },
+    },
+    createdAt: '2026-11-26T00:55:03.114Z',
+  },
+  ActivityActor: {
+    userId: '01a21557-5a29-738d-aa99-f86c75289a26',
+    email: 'ada@example.com',
+    apiKeyId: '01a21557-5a4d-740a-b91f-883aad6d5f02',
+  },
   WebhookDelivery: {
     id: '01a21557-6493-7427-8114-240a08ec7016',
     webhookId: '01a21557-5af0-720d-b50b-2e288dd0b00b',

@@ -15,6 +15,7 @@ const expected: Record<Action, Record<Role, boolean>> = {
   'template.read': { owner: true, admin: true, member: true },
   'template.manage': { owner: true, admin: true, member: true },
   'template.publish': { owner: true, admin: true, member: false },
+  'activity.read': { owner: true, admin: true, member: false },
 };
 const cases = Object.entries(expected).flatMap(([action, roles]) =>
   Object.entries(roles).map(([role, allowed]) => ({

@@ -15,7 +15,8 @@ export type Action =
   | 'template.publish'
   | 'settings.manage'
   | 'webhooks.manage'
-  | 'members.manage';
+  | 'members.manage'
+  | 'activity.read';
 
 // Publishing a direct link lets anyone on the internet spend the tenant's credits.
 const managers: Action[] = [
@@ -23,6 +24,7 @@ const managers: Action[] = [
   'webhooks.manage',
   'members.manage',
   'template.publish',
+  'activity.read',
 ];
 
 /** The one authorization rule of the service: members do documents, owners/admins manage. */

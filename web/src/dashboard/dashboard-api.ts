@@ -64,6 +64,9 @@ type Routes = {
   'POST /api/tenants/{tenantId}/webhooks/{webhookId}/rotate-secret': {
     res: Api.WebhookWithSecret;
   };
+  'GET /api/tenants/{tenantId}/activity': {
+    res: { activity: Api.ActivityEntry[]; nextCursor: string | null };
+  };
   'GET /api/tenants/{tenantId}/webhooks/{webhookId}/deliveries': {
     res: { deliveries: Api.WebhookDelivery[]; nextCursor: string | null };
   };

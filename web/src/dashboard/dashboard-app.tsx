@@ -20,6 +20,7 @@ import { ErrorMessage, PageTitle } from './ui.js';
 import { UploadPage } from './upload-page.js';
 import { WebhookDeliveriesPage } from './webhook-deliveries-page.js';
 import { WebhooksPage } from './webhooks-page.js';
+import { ActivityPage } from './activity-page.js';
 
 type Loaded = { meta: Meta; user: User | null };
 
@@ -175,6 +176,7 @@ function Route(props: { path: string }): ReactNode {
   if (path === '/app/api-keys') return <ApiKeysPage />;
   if (path === '/app/tenants') return <TenantsPage />;
   if (path === '/app/webhooks') return <WebhooksPage />;
+  if (path === '/app/activity') return <ActivityPage />;
   const hook = matchPath('/app/webhooks/:id', path);
   if (hook) return <WebhookDeliveriesPage key={hook.id} webhookId={hook.id} />;
   return (

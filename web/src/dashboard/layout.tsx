@@ -11,6 +11,8 @@ const NAV = [
   { to: '/app/templates', label: 'Templates' },
   { to: '/app/tenants', label: 'Tenants' },
   { to: '/app/webhooks', label: 'Webhooks' },
+  // The activity log is for owners and admins only (decisions §16).
+  { to: '/app/activity', label: 'Activity', managers: true },
   { to: '/app/api-keys', label: 'API keys' },
 ];
 
@@ -114,17 +116,19 @@ export function Layout(props: { children: ReactNode }) {
         <div id="dash-menu" className={`dash-menu${menuOpen ? ' open' : ''}`}>
           <nav aria-label="Dashboard" className="dash-nav">
             <ul>
-              {NAV.map((item) => (
-                <li key={item.to}>
-                  <Link
-                    to={item.to}
-                    aria-current={path.startsWith(item.to) ? 'page' : undefined}
-                    onClick={() => setMenuOpen(false)}
-                  >
-                    {item.label}
-                  </Link>
-                </li>
-              ))}
+              {NAV.filter((item) => !item.managers || session.tenant?.role !== 'member').map(
+                (item) => (
+                  <li key={item.to}>
+                    <Link
+                      to={item.to}
+                      aria-current={path.startsWith(item.to) ? 'page' : undefined}
+                      onClick={() => setMenuOpen(false)}
+                    >
+                      {item.label}
+                    </Link>
+                  </li>
+                ),
+              )}
             </ul>
           </nav>
           <div className="dash-account">

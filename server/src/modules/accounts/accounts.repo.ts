@@ -134,6 +134,16 @@ export function listApiKeys(db: DbOrTrx, userId: string) {
     .execute();
 }
 
+/** One of a user's API keys, revoked or not. */
+export function findApiKey(db: DbOrTrx, userId: string, keyId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'environment'])
+    .where('id', '=', keyId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
 /** Revokes one of the user's keys; true when a live key was revoked. */
 export async function revokeApiKey(db: DbOrTrx, userId: string, keyId: string, now: string) {
   const result = await db

@@ -212,6 +212,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
       const result = await accounts.createApiKey(d, {
         userId: principalOf(request).userId,
         name: request.body.name,
+        ip: request.ip,
       });
       return reply.code(201).send(result);
     },
@@ -256,6 +257,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
       await accounts.revokeApiKey(d, {
         userId: principalOf(request).userId,
         keyId: request.params.keyId,
+        ip: request.ip,
       });
       return reply.code(204).send(null);
     },

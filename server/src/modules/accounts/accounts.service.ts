@@ -7,6 +7,7 @@ import { takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderAccountExists } from '../mail/templates/account-exists.js';
 import { renderVerifyEmail } from '../mail/templates/verify-email.js';
 import * as repo from './accounts.repo.js';
+import { recordUserActivity } from '../tenants/activity.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { SignupNotices } from './signup-notices.js';
 
@@ -154,7 +155,10 @@ const MAX_ACTIVE_API_KEYS = 50;
  * unrevoked keys gets 409 api_key_limit_reached: each key is a bucket of the rate limit, so
  * unlimited keys would be an unlimited rate.
  */
-export async function createApiKey(deps: AccountDeps, input: { userId: string; name: string }) {
+export async function createApiKey(
+  deps: AccountDeps,
+  input: { userId: string; name: string; ip?: string | null },
+) {
   const secret = newSecret(deps.env === 'production' ? 'sk_live_' : 'sk_test_');
   const row = {
     id: newId(),
@@ -178,6 +182,11 @@ export async function createApiKey(deps: AccountDeps, input: { userId: string; n
       );
     }
     await repo.insertApiKey(trx, row);
+    await recordUserActivity(trx, {
+      action: 'api_key.created',
+      by: { userId: input.userId, apiKeyId: null, ip: input.ip ?? null },
+      details: apiKeyDetails(row),
+    });
   });
   return { apiKey: presentApiKey(row), secret };
 }
@@ -209,8 +218,25 @@ export async function listApiKeys(deps: AccountDeps, userId: string) {
 }
 
 /** Revokes a key at once; another user's key is not found. */
-export async function revokeApiKey(deps: AccountDeps, input: { userId: string; keyId: string }) {
-  if (!(await repo.revokeApiKey(deps.db.kysely, input.userId, input.keyId, nowIso()))) {
-    throw new AppError('not_found', 'No such API key.');
-  }
+export async function revokeApiKey(
+  deps: AccountDeps,
+  input: { userId: string; keyId: string; ip?: string | null },
+) {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (!(await repo.revokeApiKey(trx, input.userId, input.keyId, nowIso()))) {
+      throw new AppError('not_found', 'No such API key.');
+    }
+    const row = (await repo.findApiKey(trx, input.userId, input.keyId))!;
+    await recordUserActivity(trx, {
+      action: 'api_key.revoked',
+      by: { userId: input.userId, apiKeyId: null, ip: input.ip ?? null },
+      details: apiKeyDetails(row),
+    });
+  });
+}
+
+// An API key as the activity log of its owner's tenants names it: never its secret, nor the
+// prefix and last characters that are part of it.
+function apiKeyDetails(row: { id: string; name: string; environment: string }) {
+  return { apiKeyId: row.id, name: row.name, environment: row.environment };
 }

@@ -33,6 +33,7 @@ import {
   updateTemplateBody,
 } from './templates.schemas.js';
 import * as templates from './templates.service.js';
+import { activityByOf } from '../tenants/activity.routes.js';
 
 // The text parts of POST /api/templates, decoded: `tenantId` and the `template` JSON.
 function templatePartsOf(raw: Record<string, string>) {
@@ -115,6 +116,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
         }
         const row = await templates.createTemplate(d, {
           userId,
+          by: activityByOf(request),
           tenantId: decoded.tenantId,
           upload,
           template: decoded.template,
@@ -151,6 +153,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
       const row = await templates.saveAsTemplate(d, {
         documentId: request.params.documentId,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
         ...request.body,
       });
       return reply.code(201).send(answer(row));
@@ -222,6 +225,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
         await templates.updateTemplate(d, {
           templateId: request.params.templateId,
           userId: principalOf(request).userId,
+          by: activityByOf(request),
           ...request.body,
         }),
       ),
@@ -244,6 +248,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
       const rows = await templates.putTemplateFields(d, {
         templateId: request.params.templateId,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
         fields: request.body.fields,
       });
       return { fields: rows.map(templates.presentTemplateField) };
@@ -267,6 +272,7 @@ export function registerTemplateRoutes(app: App, deps: AppDeps) {
       await templates.deleteTemplate(d, {
         templateId: request.params.templateId,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
       });
       return reply.code(204).send(null);
     },

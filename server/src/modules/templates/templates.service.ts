@@ -26,6 +26,12 @@ import { releaseTemplateFile } from './template-files.js';
 import { requireRoleFields } from './template-roles.js';
 import { requireSomeoneActs, type SigneeRole } from '../documents/signee-roles.js';
 import * as repo from './templates.repo.js';
+import {
+  recordTemplateCreated,
+  recordTemplateDeleted,
+  recordTemplateUpdated,
+} from './template-activity.js';
+import type { ActivityBy } from '../tenants/activity.js';
 
 /** What template services need. */
 export type TemplateDeps = {
@@ -176,6 +182,7 @@ export async function createTemplate(
   deps: TemplateDeps,
   input: {
     userId: string;
+    by: ActivityBy;
     tenantId: string;
     upload: StoredUpload;
     template: Settings & { name: string; roles: RoleInput[] };
@@ -202,7 +209,10 @@ export async function createTemplate(
     pageSizes: input.pageSizes,
     fields: fieldRows(input.fields, (f) => roles[f.signee].id),
   });
-  await repo.insertTemplate(deps.db.kysely, row);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await repo.insertTemplate(trx, row);
+    await recordTemplateCreated(trx, { row, by: input.by });
+  });
   return row;
 }
 
@@ -216,6 +226,7 @@ export async function saveAsTemplate(
   input: {
     documentId: string;
     userId: string;
+    by: ActivityBy;
     name: string;
     roles?: Array<string | { name: string; signingOrder?: number; role?: SigneeRole }>;
   },
@@ -289,7 +300,10 @@ export async function saveAsTemplate(
       pageSizes,
       fields,
     });
-    await repo.insertTemplate(deps.db.kysely, row);
+    await deps.db.kysely.transaction().execute(async (trx) => {
+      await repo.insertTemplate(trx, row);
+      await recordTemplateCreated(trx, { row, by: input.by, documentId: document.id });
+    });
     return row;
   } catch (err) {
     await deps.storage.delete(key);
@@ -343,6 +357,7 @@ export async function updateTemplate(
   input: Settings & {
     templateId: string;
     userId: string;
+    by: ActivityBy;
     name?: string;
     roles?: RoleInput[];
     directLink?: { enabled: boolean };
@@ -395,7 +410,9 @@ export async function updateTemplate(
       set.direct_link_enabled = 0;
     }
     await repo.updateTemplate(trx, current.id, set);
-    return { ...current, ...set };
+    const updated = { ...current, ...set };
+    await recordTemplateUpdated(trx, { before: current, after: updated, by: input.by });
+    return updated;
   });
 }
 
@@ -427,6 +444,7 @@ export async function putTemplateFields(
   input: {
     templateId: string;
     userId: string;
+    by: ActivityBy;
     fields: Array<Omit<FieldDraft, 'signeeId' | 'tagBox'> & { roleId: string }>;
   },
 ) {
@@ -447,9 +465,13 @@ export async function putTemplateFields(
       roleOf: new Map(roles.map((r) => [r.id, r.role])),
     });
     if (current.direct_link_enabled === 1) requireDirectLinkable(roles, rows);
-    await repo.updateTemplate(trx, current.id, {
-      fields: encodeFields(rows),
-      updated_at: nowIso(),
+    const set = { fields: encodeFields(rows), updated_at: nowIso() };
+    await repo.updateTemplate(trx, current.id, set);
+    await recordTemplateUpdated(trx, {
+      before: current,
+      after: { ...current, ...set },
+      by: input.by,
+      always: true,
     });
     return rows;
   });
@@ -458,9 +480,14 @@ export async function putTemplateFields(
 /** Deletes a template; documents made from it stay, and so does the file while they need it. */
 export async function deleteTemplate(
   deps: TemplateDeps,
-  input: { templateId: string; userId: string },
+  input: { templateId: string; userId: string; by: ActivityBy },
 ) {
   const template = await readableTemplate(deps.db, { ...input, action: 'template.manage' });
-  await repo.deleteTemplate(deps.db.kysely, template.id);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    // Two deletes at once: only the one that removed the row writes an entry.
+    if (await repo.deleteTemplate(trx, template.id)) {
+      await recordTemplateDeleted(trx, { row: template, by: input.by });
+    }
+  });
   await releaseTemplateFile(deps, template.id);
 }

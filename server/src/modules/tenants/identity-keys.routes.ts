@@ -1,3 +1,4 @@
+import { activityByOf } from './activity.routes.js';
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
@@ -79,6 +80,7 @@ export function registerIdentityKeyRoutes(app: App, deps: AppDeps) {
     },
     async (request) => ({
       keys: await putIdentityKeys(deps.db, {
+        by: activityByOf(request),
         tenantId: request.params.tenantId,
         userId: principalOf(request).userId,
         keys: request.body.keys,

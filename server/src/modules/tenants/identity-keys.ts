@@ -4,6 +4,7 @@ import { validationError, type FieldError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/ids.js';
 import { listIdentityKeys, replaceIdentityKeys, type StoredJwk } from './identity-keys.repo.js';
 import { requireMembership } from './tenants.service.js';
+import { recordActivity, type ActivityBy } from './activity.js';
 
 /** At most this many identity keys per tenant (room to rotate a few at a time). */
 export const MAX_IDENTITY_KEYS = 10;
@@ -93,7 +94,12 @@ export async function getIdentityKeys(db: Db, input: { tenantId: string; userId:
 /** Replaces a tenant's identity keys (owners and admins): the whole list, checked first. */
 export async function putIdentityKeys(
   db: Db,
-  input: { tenantId: string; userId: string; keys: Array<Record<string, unknown>> },
+  input: {
+    tenantId: string;
+    userId: string;
+    by: ActivityBy;
+    keys: Array<Record<string, unknown>>;
+  },
 ) {
   const checked = await checkIdentityKeys(input.keys);
   return db.kysely.transaction().execute(async (trx) => {
@@ -102,7 +108,29 @@ export async function putIdentityKeys(
     if (checked.errors.length > 0) {
       throw validationError(checked.errors, 'Some identity keys cannot be registered.');
     }
+    const before = await listIdentityKeys(trx, input.tenantId);
     await replaceIdentityKeys(trx, { tenantId: input.tenantId, keys: checked.keys, at: nowIso() });
+    const changes = keyChanges(before, checked.keys);
+    if (changes) {
+      await recordActivity(trx, {
+        tenantId: input.tenantId,
+        action: 'identity_keys.updated',
+        by: input.by,
+        details: changes,
+      });
+    }
     return checked.keys;
   });
+}
+
+// The keys added, removed and replaced (same kid, other key), by kid only: the log names keys,
+// it does not copy them. Null when the list is the same.
+function keyChanges(before: StoredJwk[], after: StoredJwk[]) {
+  const old = new Map(before.map((k) => [k.kid, JSON.stringify(k)]));
+  const now = new Map(after.map((k) => [k.kid, JSON.stringify(k)]));
+  const added = after.filter((k) => !old.has(k.kid)).map((k) => k.kid);
+  const removed = before.filter((k) => !now.has(k.kid)).map((k) => k.kid);
+  const replaced = after.filter((k) => old.has(k.kid) && old.get(k.kid) !== now.get(k.kid));
+  if (added.length + removed.length + replaced.length === 0) return null;
+  return { added, removed, replaced: replaced.map((k) => k.kid), keys: after.map((k) => k.kid) };
 }

@@ -5,6 +5,7 @@ import { errorResponses } from '../../http/problem-schema.js';
 import { createRateLimiter } from '../../http/rate-limit.js';
 import type { App, AppDeps } from '../../http/types.js';
 import { sendWebPage } from '../../http/web-assets.js';
+import { activityByOf } from './activity.routes.js';
 import * as invitations from './invitations.service.js';
 import {
   addMemberBody,
@@ -31,7 +32,8 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
   const tags = ['tenants'];
   const callerOf = (request: FastifyRequest) => {
     const p = principalOf(request);
-    return { userId: p.userId, name: p.name, email: p.email, emailVerified: p.emailVerified };
+    const { userId, name, email, emailVerified } = p;
+    return { userId, name, email, emailVerified, by: activityByOf(request) };
   };
   // The public view is reached with a link only; as the signing page's reads, bounded per
   // client address.
@@ -122,6 +124,7 @@ export function registerInvitationRoutes(app: App, deps: AppDeps) {
     },
     async (request, reply) => {
       await invitations.revokeInvitation(d, {
+        by: activityByOf(request),
         tenantId: request.params.tenantId,
         userId: principalOf(request).userId,
         invitationId: request.params.invitationId,

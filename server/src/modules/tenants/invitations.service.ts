@@ -8,6 +8,7 @@ import { renderMemberInvitation } from '../mail/templates/member-invitation.js';
 import * as repo from './invitations.repo.js';
 import { findMembership, findTenant, insertMembership, lockTenant } from './tenants.repo.js';
 import { assertMayAssign, requireMembership } from './tenants.service.js';
+import { recordActivity, type ActivityBy } from './activity.js';
 
 /** What invitation services need. */
 export type InvitationDeps = {
@@ -40,7 +41,13 @@ export function presentInvitation(row: repo.InvitationRow) {
 }
 
 /** The inviter, as authentication knows the caller. */
-type Caller = { userId: string; name: string; email: string; emailVerified: boolean };
+type Caller = {
+  userId: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  by: ActivityBy;
+};
 
 /**
  * Invites an address to the tenant with a role and e-mails it the link. The account behind the
@@ -142,6 +149,12 @@ export async function inviteMember(
         validDays: INVITATION_TTL_DAYS,
       }),
     });
+    await recordActivity(trx, {
+      tenantId,
+      action: 'invitation.created',
+      by: input.caller.by,
+      details: { invitationId: row.id, email, role: input.role },
+    });
     return presentInvitation(row);
   });
 }
@@ -159,7 +172,7 @@ export async function listInvitations(
 /** Revokes a pending invitation (owner or admin; an owner invitation only by an owner). */
 export async function revokeInvitation(
   deps: InvitationDeps,
-  input: { tenantId: string; userId: string; invitationId: string },
+  input: { tenantId: string; userId: string; invitationId: string; by: ActivityBy },
 ) {
   await deps.db.kysely.transaction().execute(async (trx) => {
     const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
@@ -167,6 +180,12 @@ export async function revokeInvitation(
     if (!row || row.status !== 'pending') throw new AppError('not_found', 'No such invitation.');
     assertMayAssign(actor.role, row.role);
     await repo.revokeInvitation(trx, row.id, nowIso());
+    await recordActivity(trx, {
+      tenantId: input.tenantId,
+      action: 'invitation.revoked',
+      by: input.by,
+      details: { invitationId: row.id, email: row.email, role: row.role },
+    });
   });
 }
 
@@ -239,7 +258,17 @@ export async function acceptInvitation(
       );
     }
     await repo.markAccepted(trx, { invitationId: row.id, userId: caller.userId, now });
-    if (existing) return presentMembership(existing);
+    // A member already: the invitation is used up, the membership (and its role) unchanged.
+    const details = { invitationId: row.id, userId: caller.userId, email: row.email };
+    if (existing) {
+      await recordActivity(trx, {
+        tenantId: row.tenant_id,
+        action: 'invitation.accepted',
+        by: caller.by,
+        details: { ...details, role: existing.role },
+      });
+      return presentMembership(existing);
+    }
     const membership = {
       tenant_id: row.tenant_id,
       user_id: caller.userId,
@@ -247,6 +276,12 @@ export async function acceptInvitation(
       created_at: now,
     };
     await insertMembership(trx, membership);
+    await recordActivity(trx, {
+      tenantId: row.tenant_id,
+      action: 'member.added',
+      by: caller.by,
+      details: { ...details, role: row.role },
+    });
     return presentMembership(membership);
   });
 }

@@ -1,3 +1,4 @@
+import { activityByOf } from './activity.routes.js';
 import { z } from 'zod';
 import { principalOf } from '../../http/auth.js';
 import { errorResponses } from '../../http/problem-schema.js';
@@ -61,6 +62,7 @@ export function registerLogoRoutes(app: App, deps: AppDeps) {
       await deleteLogo(d, {
         tenantId: request.params.tenantId,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
       });
       return reply.code(204).send(null);
     },
@@ -119,6 +121,7 @@ export function registerLogoRoutes(app: App, deps: AppDeps) {
           logo: await putLogo(d, {
             tenantId: request.params.tenantId,
             userId: principalOf(request).userId,
+            by: activityByOf(request),
             bytes: request.body,
           }),
         };

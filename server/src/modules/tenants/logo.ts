@@ -7,6 +7,7 @@ import { logoPath } from './branding.js';
 import { reencodeLogo } from './logo-image.js';
 import * as repo from './tenants.repo.js';
 import { requireMembership } from './tenants.service.js';
+import { recordActivity, type ActivityBy } from './activity.js';
 
 /** What the logo routes need. */
 export type LogoDeps = { db: Db; storage: Storage; publicUrl: string };
@@ -72,7 +73,7 @@ export async function getLogo(deps: LogoDeps, input: { tenantId: string; userId:
 // Points the tenant at `next` (or no logo) under its row lock, and answers the key it replaced.
 async function swapLogo(
   deps: LogoDeps,
-  input: { tenantId: string; userId: string },
+  input: { tenantId: string; userId: string; by: ActivityBy },
   next: { key: string; width: number; height: number } | null,
 ): Promise<string | null> {
   return deps.db.kysely.transaction().execute(async (trx) => {
@@ -86,6 +87,15 @@ async function swapLogo(
       logo_height: next?.height ?? null,
       updated_at: nowIso(),
     });
+    // Removing no logo changes nothing, and writes no entry.
+    if (next || before?.logo_key) {
+      await recordActivity(trx, {
+        tenantId: input.tenantId,
+        action: next ? 'logo.updated' : 'logo.removed',
+        by: input.by,
+        details: next ? { width: next.width, height: next.height } : {},
+      });
+    }
     return before?.logo_key ?? null;
   });
 }
@@ -98,7 +108,7 @@ async function swapLogo(
  */
 export async function putLogo(
   deps: LogoDeps,
-  input: { tenantId: string; userId: string; bytes: Buffer },
+  input: { tenantId: string; userId: string; by: ActivityBy; bytes: Buffer },
 ): Promise<Logo> {
   // Checked first: a caller who may not change the logo gets no decoding done for them.
   await requireMembership(deps.db.kysely, { ...input, action: 'settings.manage' });
@@ -120,7 +130,10 @@ export async function putLogo(
 }
 
 /** Removes the tenant's logo (owner or admin); removing none is no error. */
-export async function deleteLogo(deps: LogoDeps, input: { tenantId: string; userId: string }) {
+export async function deleteLogo(
+  deps: LogoDeps,
+  input: { tenantId: string; userId: string; by: ActivityBy },
+) {
   const old = await swapLogo(deps, input, null);
   if (old) await deps.storage.delete(old);
 }

@@ -16,7 +16,9 @@ import {
 import { registerInvitationRoutes } from './invitations.routes.js';
 import { registerLogoRoutes } from './logo.routes.js';
 import { registerIdentityKeyRoutes } from './identity-keys.routes.js';
+import { registerActivityRoutes } from './activity.routes.js';
 import * as tenants from './tenants.service.js';
+import { activityByOf } from './activity.routes.js';
 
 /** Tenants, memberships, invitations (registerInvitationRoutes), settings and credits. */
 export function registerTenantRoutes(app: App, deps: AppDeps) {
@@ -40,6 +42,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
       const tenant = await tenants.createTenant(d, {
         userId: principalOf(request).userId,
         name: request.body.name,
+        by: activityByOf(request),
       });
       return reply.code(201).send({ tenant });
     },
@@ -125,6 +128,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
         userId: principalOf(request).userId,
         memberId: request.params.userId,
         role: request.body.role,
+        by: activityByOf(request),
       }),
     }),
   );
@@ -148,6 +152,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
         tenantId: request.params.tenantId,
         userId: principalOf(request).userId,
         memberId: request.params.userId,
+        by: activityByOf(request),
       });
       return reply.code(204).send(null);
     },
@@ -194,6 +199,7 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
         tenantId: request.params.tenantId,
         userId: principalOf(request).userId,
         patch: request.body,
+        by: activityByOf(request),
       }),
     }),
   );
@@ -220,4 +226,5 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
   registerInvitationRoutes(app, deps);
   registerLogoRoutes(app, deps);
   registerIdentityKeyRoutes(app, deps);
+  registerActivityRoutes(app, deps);
 }

@@ -10,6 +10,7 @@ import {
   type WebhookEventName,
 } from '../events/event-types.js';
 import * as repo from './tenants.repo.js';
+import { changesBetween, recordActivity, type ActivityBy } from './activity.js';
 import { DEFAULT_REMINDER_MAX } from '../documents/reminder-policy.js';
 import { decodeEmbedOrigins, encodeEmbedOrigins } from './embed-origins.js';
 import {
@@ -57,7 +58,10 @@ export function assertMemberCan(
 }
 
 /** Creates a tenant with the caller as owner and its starting credits. */
-export async function createTenant(deps: TenantDeps, input: { userId: string; name: string }) {
+export async function createTenant(
+  deps: TenantDeps,
+  input: { userId: string; name: string; by?: ActivityBy },
+) {
   const now = nowIso();
   const tenant: repo.TenantRow = {
     id: newId(),
@@ -89,6 +93,12 @@ export async function createTenant(deps: TenantDeps, input: { userId: string; na
     if (starting > 0) {
       await repo.changeCredits(trx, { tenantId: tenant.id, delta: starting, reason: 'starting' });
     }
+    await recordActivity(trx, {
+      tenantId: tenant.id,
+      action: 'tenant.created',
+      by: input.by ?? { userId: input.userId, apiKeyId: null, ip: null },
+      details: { name: tenant.name },
+    });
   });
   return { id: tenant.id, name: tenant.name, role: 'owner' as Role, createdAt: now };
 }
@@ -131,7 +141,7 @@ export function assertMayAssign(actor: Role, role: Role) {
 /** Changes a member's role, keeping at least one owner. */
 export async function changeMemberRole(
   deps: TenantDeps,
-  input: { tenantId: string; userId: string; memberId: string; role: Role },
+  input: { tenantId: string; userId: string; memberId: string; role: Role; by: ActivityBy },
 ) {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const actor = await requireMembership(trx, { ...input, action: 'members.manage' });
@@ -147,7 +157,16 @@ export async function changeMemberRole(
     }
     await repo.updateMemberRole(trx, input.tenantId, input.memberId, input.role);
     const members = await repo.listMembers(trx, input.tenantId);
-    return presentMember(members.find((m) => m.user_id === input.memberId)!);
+    const member = presentMember(members.find((m) => m.user_id === input.memberId)!);
+    if (target.role !== input.role) {
+      await recordActivity(trx, {
+        tenantId: input.tenantId,
+        action: 'member.role_changed',
+        by: input.by,
+        details: { userId: member.userId, email: member.email, from: target.role, to: input.role },
+      });
+    }
+    return member;
   });
 }
 
@@ -157,7 +176,7 @@ export async function changeMemberRole(
  */
 export async function removeMember(
   deps: TenantDeps,
-  input: { tenantId: string; userId: string; memberId: string },
+  input: { tenantId: string; userId: string; memberId: string; by: ActivityBy },
 ) {
   const leaving = input.memberId === input.userId;
   await deps.db.kysely.transaction().execute(async (trx) => {
@@ -179,7 +198,16 @@ export async function removeMember(
           : 'A tenant keeps at least one owner.',
       );
     }
+    const email = (await repo.listMembers(trx, input.tenantId)).find(
+      (m) => m.user_id === input.memberId,
+    )?.email;
     await repo.deleteMembership(trx, input.tenantId, input.memberId);
+    await recordActivity(trx, {
+      tenantId: input.tenantId,
+      action: 'member.removed',
+      by: input.by,
+      details: { userId: input.memberId, email, role: target.role, left: leaving },
+    });
   });
 }
 
@@ -225,10 +253,11 @@ export async function getSettings(deps: TenantDeps, input: { tenantId: string; u
 /** Changes settings (owner or admin). */
 export async function updateSettings(
   deps: TenantDeps,
-  input: { tenantId: string; userId: string; patch: Partial<TenantSettings> },
+  input: { tenantId: string; userId: string; patch: Partial<TenantSettings>; by: ActivityBy },
 ) {
   return deps.db.kysely.transaction().execute(async (trx) => {
     await requireMembership(trx, { ...input, action: 'settings.manage' });
+    const before = presentSettings((await repo.findTenant(trx, input.tenantId))!);
     const p = input.patch;
     await repo.updateTenant(trx, input.tenantId, {
       ...(p.emailLanguage !== undefined && { email_language: p.emailLanguage }),
@@ -250,8 +279,18 @@ export async function updateSettings(
       ...brandSettingsColumns(p),
       updated_at: nowIso(),
     });
-    const tenant = await repo.findTenant(trx, input.tenantId);
-    return presentSettings(tenant!);
+    const after = presentSettings((await repo.findTenant(trx, input.tenantId))!);
+    // Only what the patch really changed; a patch that changes nothing writes no entry.
+    const changes = changesBetween(before, after);
+    if (changes) {
+      await recordActivity(trx, {
+        tenantId: input.tenantId,
+        action: 'settings.updated',
+        by: input.by,
+        details: { changes },
+      });
+    }
+    return after;
   });
 }
 

@@ -12,6 +12,7 @@ import {
   webhookWithSecretSchema,
 } from './webhooks.schemas.js';
 import * as webhooks from './webhooks.service.js';
+import { activityByOf } from '../tenants/activity.routes.js';
 
 /** Webhook configurations of a tenant (owner/admin), plus their delivery log. */
 export function registerWebhookRoutes(app: App, deps: AppDeps) {
@@ -44,6 +45,7 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
       const created = await webhooks.createWebhook(d, {
         tenantId: request.params.tenantId,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
         ...request.body,
       });
       return reply.code(201).send(created);
@@ -114,6 +116,7 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
       webhook: await webhooks.updateWebhook(d, {
         ...request.params,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
         patch: request.body,
       }),
     }),
@@ -135,6 +138,7 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
       await webhooks.deleteWebhook(d, {
         ...request.params,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
       });
       return reply.code(204).send(null);
     },
@@ -158,6 +162,7 @@ export function registerWebhookRoutes(app: App, deps: AppDeps) {
       webhooks.rotateWebhookSecret(d, {
         ...request.params,
         userId: principalOf(request).userId,
+        by: activityByOf(request),
       }),
   );
 

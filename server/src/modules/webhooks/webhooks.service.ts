@@ -1,7 +1,8 @@
-import type { Db } from '../../db/handle.js';
+import type { Db, DbOrTrx } from '../../db/handle.js';
 import { AppError, validationError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
 import { requireMembership } from '../tenants/tenants.service.js';
+import { changesBetween, recordActivity, type ActivityBy } from '../tenants/activity.js';
 import { encryptWebhookSecret, generateWebhookSecret } from './webhook-secret.js';
 import { checkCallbackUrl, type UrlPolicy } from './webhook-url.js';
 import * as repo from './webhooks.repo.js';
@@ -17,6 +18,8 @@ export const MAX_WEBHOOKS_PER_TENANT = 20;
 
 /** Who is asking, about which tenant. */
 type Caller = { tenantId: string; userId: string };
+/** A caller making a change, as the activity log records it. */
+type Changer = Caller & { by: ActivityBy };
 
 function present(row: repo.WebhookRow): WebhookView {
   return { id: row.id, url: row.url, active: row.active === 1, createdAt: row.created_at };
@@ -25,6 +28,16 @@ function present(row: repo.WebhookRow): WebhookView {
 // Every webhook endpoint is owner/admin only; a non-member gets 404 from requireMembership.
 async function authorize(deps: WebhookDeps, caller: Caller) {
   await requireMembership(deps.db.kysely, { ...caller, action: 'webhooks.manage' });
+}
+
+// The activity entry of a change, written in the change's transaction.
+function record(
+  trx: DbOrTrx,
+  input: Changer,
+  action: 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated',
+  details: Record<string, unknown>,
+) {
+  return recordActivity(trx, { tenantId: input.tenantId, action, by: input.by, details });
 }
 
 async function assertUrl(deps: WebhookDeps, url: string) {
@@ -41,7 +54,7 @@ async function loadWebhook(deps: WebhookDeps, caller: Caller, webhookId: string)
 /** Creates a webhook; the only response besides rotation that carries its secret. */
 export async function createWebhook(
   deps: WebhookDeps,
-  input: Caller & { url: string; active?: boolean },
+  input: Changer & { url: string; active?: boolean },
 ): Promise<{ webhook: WebhookView; secret: string }> {
   await authorize(deps, input);
   await assertUrl(deps, input.url);
@@ -60,7 +73,14 @@ export async function createWebhook(
     created_at: now,
     updated_at: now,
   };
-  await repo.insertWebhook(deps.db.kysely, row);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await repo.insertWebhook(trx, row);
+    await record(trx, input, 'webhook.created', {
+      webhookId: id,
+      url: row.url,
+      active: !!row.active,
+    });
+  });
   return { webhook: present(row), secret };
 }
 
@@ -82,7 +102,7 @@ export async function getWebhook(
 /** Changes the URL and/or the active flag. Pending retries use the new values. */
 export async function updateWebhook(
   deps: WebhookDeps,
-  input: Caller & { webhookId: string; patch: { url?: string; active?: boolean } },
+  input: Changer & { webhookId: string; patch: { url?: string; active?: boolean } },
 ): Promise<WebhookView> {
   await authorize(deps, input);
   const row = await loadWebhook(deps, input, input.webhookId);
@@ -93,21 +113,30 @@ export async function updateWebhook(
     ...(active !== undefined && { active: active ? 1 : 0 }),
     updated_at: nowIso(),
   };
-  await repo.updateWebhook(deps.db.kysely, row.id, patch);
-  return present({ ...row, ...patch });
+  const before = present(row);
+  const after = present({ ...row, ...patch });
+  const changes = changesBetween(before, { url: after.url, active: after.active });
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await repo.updateWebhook(trx, row.id, patch);
+    if (changes) await record(trx, input, 'webhook.updated', { webhookId: row.id, changes });
+  });
+  return after;
 }
 
 /** Deletes a webhook with its delivery log; its pending attempts find nothing and stop. */
-export async function deleteWebhook(deps: WebhookDeps, input: Caller & { webhookId: string }) {
+export async function deleteWebhook(deps: WebhookDeps, input: Changer & { webhookId: string }) {
   await authorize(deps, input);
   const row = await loadWebhook(deps, input, input.webhookId);
-  await repo.deleteWebhook(deps.db.kysely, row.id);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await repo.deleteWebhook(trx, row.id);
+    await record(trx, input, 'webhook.deleted', { webhookId: row.id, url: row.url });
+  });
 }
 
 /** Replaces the secret at once (the next attempt is signed with the new one) and returns it. */
 export async function rotateWebhookSecret(
   deps: WebhookDeps,
-  input: Caller & { webhookId: string },
+  input: Changer & { webhookId: string },
 ): Promise<{ webhook: WebhookView; secret: string }> {
   await authorize(deps, input);
   const row = await loadWebhook(deps, input, input.webhookId);
@@ -116,6 +145,10 @@ export async function rotateWebhookSecret(
     secret_encrypted: encryptWebhookSecret(deps.secretKey, row.id, secret),
     updated_at: nowIso(),
   };
-  await repo.updateWebhook(deps.db.kysely, row.id, patch);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await repo.updateWebhook(trx, row.id, patch);
+    // The entry says that the secret changed, never what it is.
+    await record(trx, input, 'webhook.secret_rotated', { webhookId: row.id, url: row.url });
+  });
   return { webhook: present({ ...row, ...patch }), secret };
 }
