@@ -3,6 +3,7 @@
 import type { Folder, IdentityKey, Membership, Tenant, TenantLogo } from './client-types.js';
 import { typed } from './client-documents.js';
 import type {
+  ActivityPage,
   Credits,
   Invitation,
   Member,
@@ -59,6 +60,12 @@ export function tenantsApi(t: Transport) {
           t.call('updateTenantSettings', { tenantId }, {}, { json: patch }),
         )
       ).settings,
+    /**
+     * The tenant's activity log, newest first (owners and admins): members, roles, invitations,
+     * webhooks, settings, templates, logo, identity keys and API keys; `nextCursor` pages on.
+     */
+    activity: (tenantId: string, query: { limit?: number; cursor?: string } = {}) =>
+      typed<ActivityPage>(t.call('listTenantActivity', { tenantId }, query)),
     /** The tenant's signature credits. */
     credits: (tenantId: string) => typed<Credits>(t.call('getCredits', { tenantId })),
     /** The tenant's logo, or null when it has none. */

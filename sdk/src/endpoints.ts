@@ -26,6 +26,7 @@ export const SIGNET_API_ENDPOINTS = {
   removeMember: ['DELETE', '/api/tenants/{tenantId}/members/{userId}'],
   getTenantSettings: ['GET', '/api/tenants/{tenantId}/settings'],
   updateTenantSettings: ['PATCH', '/api/tenants/{tenantId}/settings'],
+  listTenantActivity: ['GET', '/api/tenants/{tenantId}/activity'],
   getCredits: ['GET', '/api/tenants/{tenantId}/credits'],
   listInvitations: ['GET', '/api/tenants/{tenantId}/invitations'],
   revokeInvitation: ['DELETE', '/api/tenants/{tenantId}/invitations/{invitationId}'],

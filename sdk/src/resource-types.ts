@@ -17,6 +17,10 @@ export type Member = Schemas['Member'];
 export type TenantSettings = Schemas['TenantSettings'];
 /** What `tenants.updateSettings` may change. */
 export type TenantSettingsEdit = SignetRequest<'updateTenantSettings'>;
+/** One entry of a tenant's activity log: who changed what in the tenant. */
+export type ActivityEntry = Schemas['ActivityEntry'];
+/** A page of the tenant's activity log, newest first (`tenants.activity`). */
+export type ActivityPage = SignetAnswer<'listTenantActivity'>;
 /** A pending invitation to join a tenant. */
 export type Invitation = Schemas['Invitation'];
 /** Any event of the feed or a webhook delivery, as the OpenAPI document describes it. */

@@ -35,6 +35,10 @@ describe.each(ENGINES)('SDK client operations on %s', (engine) => {
     const settings = await client.tenants.updateSettings(tenantId, { brandName: 'Ops Ltd' });
     expect(settings.brandName).toBe('Ops Ltd');
     expect((await client.tenants.settings(tenantId)).brandName).toBe('Ops Ltd');
+    // The change is the newest entry of the tenant's activity log.
+    const { activity, nextCursor } = await client.tenants.activity(tenantId, { limit: 1 });
+    expect(activity[0]).toMatchObject({ action: 'settings.updated', actor: { userId: me.id } });
+    expect(nextCursor).toEqual(expect.any(String));
   });
 
   it('a document from preview to delete', async () => {
