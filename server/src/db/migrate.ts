@@ -30,6 +30,7 @@ import * as m0028reminders from './migrations/0028-reminders.js';
 import * as m0029signeeAuth from './migrations/0029-signee-auth.js';
 import * as m0030embedOrigins from './migrations/0030-embed-origins.js';
 import * as m0031branding from './migrations/0031-branding.js';
+import * as m0034fieldAttachments from './migrations/0034-field-attachments.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0029-signee-auth': m0029signeeAuth,
   '0030-embed-origins': m0030embedOrigins,
   '0031-branding': m0031branding,
+  '0034-field-attachments': m0034fieldAttachments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
