@@ -194,6 +194,8 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/signing/:token/sign',
     {
+      // Room for an uploaded signature and initials (1 MiB each, as base64) with the fields.
+      bodyLimit: 4 * 1024 * 1024,
       onRequest: onWrite,
       schema: {
         operationId: 'sign',
