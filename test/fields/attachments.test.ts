@@ -180,6 +180,14 @@ describe.each(ENGINES)('attachment fields on %s', (engine) => {
       'attachment-3-ben.png',
       'evidence.json',
     ]);
+    const evidence = JSON.parse(readFileSync(path.join(out, 'evidence.json'), 'utf8'));
+    expect(evidence.attachments[0]).toEqual({
+      filename: 'passport.pdf',
+      embeddedAs: 'attachment-1-passport.pdf',
+      contentType: 'application/pdf',
+      sha256: sha256(pdf),
+    });
+    expect(evidence.signees[1].method).toBe('uploaded');
     // The certificate lists each file's name and SHA-256; the field shows the name.
     const text = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' }).stdout.replace(
       /\s+/g,
