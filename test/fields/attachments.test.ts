@@ -300,7 +300,8 @@ describe.each(ENGINES)('attachment fields on %s', (engine) => {
     running = false;
     await poll;
     expect(statuses).toContain(422);
-    if (engine === 'sqlite') expect(Math.max(...latencies)).toBeLessThan(250);
+    // The hostile-input tests' liveness bound (hostile-csv-support.ts): never a stalled loop.
+    expect(Math.max(...latencies)).toBeLessThan(2000);
   }, 90_000);
 
   it('takes an uploaded signature and refuses bad ones with 422 at the image', async () => {

@@ -55,6 +55,8 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps) {
     await scope.register(multipart, {
       limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1, fields: 2, fieldSize: 1024, parts: 3 },
     });
+    // As every upload route: the address's uploads in flight are capped.
+    if (deps.admitUpload) scope.addHook('onRequest', deps.admitUpload);
     scope.post(
       '/api/signing/:token/attachments',
       {
