@@ -10797,19 +10797,7 @@ export interface operations {
                     "application/json": {
                         /** Format: uuid */
                         attachmentId: string;
-                        attachment: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            signeeId: string;
-                            fieldId: string | null;
-                            filename: string;
-                            /** @enum {string} */
-                            contentType: "application/pdf" | "image/png" | "image/jpeg";
-                            sizeBytes: number;
-                            sha256: string;
-                            createdAt: string;
-                        };
+                        attachment: components["schemas"]["Attachment"];
                     };
                 };
             };

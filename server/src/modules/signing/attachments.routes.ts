@@ -87,7 +87,7 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps) {
           params: tokenParams,
           querystring: z.object({ fieldId: z.uuid().optional() }),
           response: {
-            201: z.object({ attachmentId: z.uuid(), attachment: attachmentSchema.omit({}) }),
+            201: z.object({ attachmentId: z.uuid(), attachment: attachmentSchema }),
             ...errorResponses(400, 404, 409, 410, 413, 415, 422, 429),
           },
         },

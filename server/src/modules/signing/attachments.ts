@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Db } from '../../db/handle.js';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import { newId, nowIso } from '../../lib/ids.js';
@@ -201,9 +200,4 @@ function tooLarge(size: number): AppError {
     'payload_too_large',
     `An attachment must be at most ${MAX_ATTACHMENT_BYTES / 1024 / 1024} MiB; this file has ${(size / 1024 / 1024).toFixed(1)} MiB.`,
   );
-}
-
-/** SHA-256 (hex) of bytes. */
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
