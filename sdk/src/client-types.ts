@@ -241,7 +241,15 @@ export type QuickCreateInput = {
 
 /** The kinds of field (docs/fields.md). */
 export type FieldType =
-  'signature' | 'initials' | 'date' | 'name' | 'email' | 'text' | 'checkbox' | 'dropdown';
+  | 'signature'
+  | 'initials'
+  | 'date'
+  | 'name'
+  | 'email'
+  | 'text'
+  | 'checkbox'
+  | 'dropdown'
+  | 'attachment';
 
 /** A field's place and settings, in PDF points from the top-left of the page as displayed. */
 export type FieldPlacement = {

@@ -1276,6 +1276,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/documents/{documentId}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the files a document's signees attached */
+        get: operations["listAttachments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/documents/{documentId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file a signee attached */
+        get: operations["downloadAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signing/{token}": {
         parameters: {
             query?: never;
@@ -1421,6 +1455,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/signing/{token}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a file for an attachment field
+         * @description Multipart part `file`: a PDF, PNG or JPEG (judged by its bytes; anything else 415), at most 10 MiB (413), and with the document's other attachments at most 25 MiB (413). Optional part `fieldId`: the attachment field it is for (then only that field takes it, and an unused earlier upload for it is replaced). A PDF is checked as an upload is (422 `pdf_unreadable`/`pdf_encrypted`, or 422 at `file` when its pages cannot be read); an image is decoded and encoded again without metadata (422 when it declares more than 50 megapixels or cannot be read), and those bytes are what is kept. Answers `{attachmentId}`: the value to send for the field in `POST /api/signing/{token}/sign`.
+         */
+        post: operations["uploadAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1448,7 +1502,7 @@ export interface components {
             /** Format: uuid */
             signeeId: string;
             /** @enum {string} */
-            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
             page: number;
             x: number;
             y: number;
@@ -2349,7 +2403,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
             page: number;
             x: number;
             y: number;
@@ -2409,6 +2463,19 @@ export interface components {
             status: "pending" | "created" | "failed";
             error: string | null;
             documentId: string | null;
+        };
+        Attachment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            signeeId: string;
+            fieldId: string | null;
+            filename: string;
+            /** @enum {string} */
+            contentType: "application/pdf" | "image/png" | "image/jpeg";
+            sizeBytes: number;
+            sha256: string;
+            createdAt: string;
         };
     };
     responses: never;
@@ -5363,7 +5430,7 @@ export interface operations {
                     fields?: {
                         signee: number;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -6935,7 +7002,7 @@ export interface operations {
                             /** @description 0-based position in the signees */
                             signee: number;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
                             page: number;
                             x: number;
                             y: number;
@@ -7695,7 +7762,7 @@ export interface operations {
                         /** Format: uuid */
                         roleId: string;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -8854,7 +8921,7 @@ export interface operations {
                         /** Format: uuid */
                         signeeId: string;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
                         page: number;
                         x: number;
                         y: number;
@@ -9977,6 +10044,123 @@ export interface operations {
             };
         };
     };
+    listAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attachments": [
+                     *         {
+                     *           "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *           "signeeId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *           "fieldId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *           "filename": "text",
+                     *           "contentType": "application/pdf",
+                     *           "sizeBytes": 1,
+                     *           "sha256": "text",
+                     *           "createdAt": "text"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        attachments: components["schemas"]["Attachment"][];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                documentId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attached file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSigningView: {
         parameters: {
             query?: never;
@@ -10100,7 +10284,7 @@ export interface operations {
                             /** Format: uuid */
                             signeeId: string;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
                             page: number;
                             x: number;
                             y: number;
@@ -10240,6 +10424,11 @@ export interface operations {
                         /** @enum {string} */
                         type: "drawn";
                         image: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "uploaded";
+                        /** @description a picture of a signature: PNG or JPEG, at most 1 MiB and 4096 x 4096 pixels; decoded and encoded again as a PNG */
+                        image: string;
                     };
                     initials?: {
                         /** @enum {string} */
@@ -10248,6 +10437,11 @@ export interface operations {
                     } | {
                         /** @enum {string} */
                         type: "drawn";
+                        image: string;
+                    } | {
+                        /** @enum {string} */
+                        type: "uploaded";
+                        /** @description a picture of a signature: PNG or JPEG, at most 1 MiB and 4096 x 4096 pixels; decoded and encoded again as a PNG */
                         image: string;
                     };
                     fields?: {
@@ -10715,6 +10909,142 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadAttachment: {
+        parameters: {
+            query?: {
+                fieldId?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description a PDF, PNG or JPEG file, at most 10 MiB
+                     */
+                    file: string;
+                    /** Format: uuid */
+                    fieldId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "attachmentId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *       "attachment": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "signeeId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "fieldId": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "filename": "text",
+                     *         "contentType": "application/pdf",
+                     *         "sizeBytes": 1,
+                     *         "sha256": "text",
+                     *         "createdAt": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        attachmentId: string;
+                        attachment: components["schemas"]["Attachment"];
+                    };
+                };
+            };
+            /** @description problem+json with code `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `rate_limited` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -231,6 +231,7 @@ export async function buildApp(options: {
     mailTransport,
     idempotency,
     storage,
+    admitUpload: connectionGuard.admitUpload,
     // Only where this process runs the seal job: an API-only process (RUN_WORKERS=false)
     // never seals.
     warmUpSealing: () => {

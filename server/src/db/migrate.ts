@@ -31,6 +31,7 @@ import * as m0029signeeAuth from './migrations/0029-signee-auth.js';
 import * as m0030embedOrigins from './migrations/0030-embed-origins.js';
 import * as m0031branding from './migrations/0031-branding.js';
 import * as m0032tenantActivity from './migrations/0032-tenant-activity.js';
+import * as m0033fieldAttachments from './migrations/0033-field-attachments.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0030-embed-origins': m0030embedOrigins,
   '0031-branding': m0031branding,
   '0032-tenant-activity': m0032tenantActivity,
+  '0033-field-attachments': m0033fieldAttachments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -203,6 +203,21 @@ export type Database = {
   tenant_identity_keys: TenantIdentityKeysTable;
   identity_token_uses: IdentityTokenUsesTable;
   tenant_activity: TenantActivityTable;
+  field_attachments: FieldAttachmentsTable;
+};
+
+/** A file a signee attached for an `attachment` field (migration 0033). */
+export type FieldAttachmentsTable = {
+  id: string;
+  document_id: string;
+  signee_id: string;
+  field_id: string | null;
+  file: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  created_at: string;
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { onRequestHookHandler } from 'fastify';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
@@ -37,4 +38,9 @@ export type AppDeps = {
    * document will need it.
    */
   warmUpSealing: () => void;
+  /**
+   * The connection guard's upload gate (connection-guard.ts), for upload routes registered
+   * outside the app's upload scope (a signee's attachments); absent in apps built without one.
+   */
+  admitUpload?: onRequestHookHandler;
 };

@@ -52,6 +52,7 @@ export const FIELD_TYPES: FieldType[] = [
   'text',
   'checkbox',
   'dropdown',
+  'attachment',
 ];
 
 export const TYPE_NAMES: Record<FieldType, string> = {
@@ -63,10 +64,16 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   text: 'Text',
   checkbox: 'Checkbox',
   dropdown: 'Dropdown',
+  attachment: 'Attachment',
 };
 
 /** Only these have a `required` the sender chooses; the others always are. */
-export const OPTIONAL_TYPES: ReadonlySet<FieldType> = new Set(['text', 'checkbox', 'dropdown']);
+export const OPTIONAL_TYPES: ReadonlySet<FieldType> = new Set([
+  'text',
+  'checkbox',
+  'dropdown',
+  'attachment',
+]);
 
 /** A new field's size in points: large enough for what the seal draws there. */
 export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> = {
@@ -78,6 +85,7 @@ export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> 
   text: { width: 150, height: 18 },
   checkbox: { width: 14, height: 14 },
   dropdown: { width: 120, height: 18 },
+  attachment: { width: 150, height: 18 },
 };
 
 /** The smallest box a resize leaves, in points. */

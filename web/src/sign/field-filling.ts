@@ -9,10 +9,14 @@ export type SigningField = SigningSession['fields'][number];
 export type FilledField = SigningSession['filledFields'][number];
 
 /** A typed name or a drawn PNG data URL: what the signee adopted as signature or initials. */
-export type Mark = { type: 'typed'; text: string } | { type: 'drawn'; image: string };
+export type Mark =
+  | { type: 'typed'; text: string }
+  | { type: 'drawn'; image: string }
+  | { type: 'uploaded'; image: string };
 
 // Types whose value the signee gives; signature and initials are applied, the rest the service fills.
-const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
+// An attachment's value is the id the upload answered (attachment-field.tsx).
+const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment']);
 
 /** A field's accessible name: its label, or its type in the page's language. */
 export function fieldName(
@@ -47,6 +51,12 @@ export function useFieldFilling(
     return prefilled;
   });
   const [applied, setApplied] = useState<ReadonlySet<string>>(() => new Set());
+  // The file name each attachment field shows, by field id: kept here so a zoom keeps it.
+  const [fileNames, setFileNames] = useState<Record<string, string>>({});
+  const setFileName = useCallback(
+    (id: string, name: string) => setFileNames((n) => ({ ...n, [id]: name })),
+    [],
+  );
 
   const setValue = useCallback(
     (id: string, value: string | boolean) => setValues((v) => ({ ...v, [id]: value })),
@@ -88,7 +98,18 @@ export function useFieldFilling(
     .filter((f) => SIGNEE_FILLED.has(f.type) && values[f.id] !== undefined)
     .map((f) => ({ id: f.id, value: values[f.id] }));
 
-  return { fields, values, setValue, applied, toggleApplied, isFilled, left, submitted };
+  return {
+    fields,
+    values,
+    setValue,
+    applied,
+    toggleApplied,
+    isFilled,
+    left,
+    submitted,
+    fileNames,
+    setFileName,
+  };
 }
 
 /** The state and actions useFieldFilling answers. */

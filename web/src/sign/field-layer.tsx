@@ -8,6 +8,7 @@ import {
 } from './field-filling.js';
 import { format, useSpeech } from './i18n.js';
 import { intlLocale } from '../../../server/src/i18n/index.js';
+import { AttachmentField } from './attachment-field.js';
 
 type PageSize = { width: number; height: number };
 
@@ -69,13 +70,15 @@ export function FieldLayer(props: FieldLayerProps & { pageNumber: number; scale:
           <span className="visually-hidden">
             {format(t.filledBy, { field: fieldName(f, t.fieldTypes), name: f.signeeName })}{' '}
           </span>
-          {f.type === 'checkbox'
-            ? f.value
-              ? '✓'
-              : ''
-            : f.value === 'drawn'
-              ? format(t.signedBy, { name: f.signeeName })
-              : String(f.value)}
+          {f.type === 'attachment'
+            ? t.fieldTypes.attachment
+            : f.type === 'checkbox'
+              ? f.value
+                ? '✓'
+                : ''
+              : f.value === 'drawn' || f.value === 'uploaded'
+                ? format(t.signedBy, { name: f.signeeName })
+                : String(f.value)}
         </span>
       ))}
       {own.map((f) => (
@@ -165,6 +168,17 @@ function OwnField(props: {
             onChange={(e) => filling.setValue(f.id, e.target.checked)}
           />
         </span>
+      );
+    case 'attachment':
+      return (
+        <AttachmentField
+          field={f}
+          name={name}
+          className={className}
+          style={style}
+          filling={filling}
+          disabled={disabled}
+        />
       );
     case 'dropdown':
       return (

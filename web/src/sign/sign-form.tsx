@@ -4,13 +4,15 @@ import { DrawnSignature } from './drawn-signature.js';
 import type { FieldFilling, Mark } from './field-filling.js';
 import { signDocument, type SignatureInput, type SigningOutcome } from './signing-api.js';
 import { TypedSignature } from './typed-signature.js';
+import { UploadedSignature } from './uploaded-signature.js';
 import { format, useSpeech, type Words } from './i18n.js';
 import { problemText } from './problem-text.js';
 
-type Mode = 'typed' | 'drawn';
+type Mode = 'typed' | 'drawn' | 'uploaded';
 type Errors = {
   typed?: string;
   drawn?: string;
+  uploaded?: string;
   initials?: string;
   consent?: string;
   form?: string;
@@ -22,16 +24,17 @@ export type SignResult =
 
 // Server field paths look like `body.signature.text`; only the last segments matter here. The
 // service words its messages in English: the signee reads the page's own, in their language.
-function errorsFromServer(err: ApiError, t: Words): Errors {
+function errorsFromServer(err: ApiError, t: Words, mode: Mode): Errors {
   const errors: Errors = {};
   for (const { path } of err.fieldErrors) {
     if (path.includes('consent')) errors.consent = t.consentRequired;
     else if (path.includes('initials')) errors.initials = t.valueRejected;
     else if (path.includes('text')) errors.typed = t.valueRejected;
+    else if (path.includes('image') && mode === 'uploaded') errors.uploaded = t.valueRejected;
     else if (path.includes('image')) errors.drawn = t.valueRejected;
     else errors.form ??= t.valueRejected;
   }
-  if (!errors.consent && !errors.typed && !errors.drawn && !errors.form) {
+  if (!errors.consent && !errors.typed && !errors.drawn && !errors.uploaded && !errors.form) {
     errors.form = problemText(t, err);
   }
   return errors;
@@ -63,6 +66,7 @@ export function SignForm(props: {
   const [mode, setMode] = useState<Mode>('typed');
   const [typed, setTyped] = useState('');
   const [drawn, setDrawn] = useState<string | null>(null);
+  const [uploaded, setUploaded] = useState<string | null>(null);
   const [consent, setConsent] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
@@ -77,18 +81,24 @@ export function SignForm(props: {
         ? text
           ? { type: 'typed', text }
           : null
-        : drawn
-          ? { type: 'drawn', image: drawn }
-          : null,
+        : mode === 'uploaded'
+          ? uploaded
+            ? { type: 'uploaded', image: uploaded }
+            : null
+          : drawn
+            ? { type: 'drawn', image: drawn }
+            : null,
     );
-  }, [mode, typed, drawn, onMarkChange]);
+  }, [mode, typed, drawn, uploaded, onMarkChange]);
   const consentRef = useRef<HTMLInputElement>(null);
   const drawRadioRef = useRef<HTMLInputElement>(null);
+  const uploadRadioRef = useRef<HTMLInputElement>(null);
   const formErrorRef = useRef<HTMLParagraphElement>(null);
 
   const focusFirstError = (e: Errors) => {
     if (e.typed) typedRef.current?.focus();
     else if (e.drawn) drawRadioRef.current?.focus();
+    else if (e.uploaded) document.getElementById('uploaded-signature')?.focus();
     else if (e.initials) document.getElementById('initials')?.focus();
     else if (e.consent) consentRef.current?.focus();
     else if (e.form) formErrorRef.current?.focus();
@@ -100,6 +110,7 @@ export function SignForm(props: {
     const found: Errors = {};
     if (mode === 'typed' && !typed.trim()) found.typed = t.typeRequired;
     if (mode === 'drawn' && !drawn) found.drawn = t.drawRequired;
+    if (mode === 'uploaded' && !uploaded) found.uploaded = t.uploadRequired;
     if (hasInitials && !fields!.initials.trim()) found.initials = t.initialsRequired;
     if (!consent) found.consent = t.consentRequired;
     setErrors(found);
@@ -109,7 +120,11 @@ export function SignForm(props: {
       return;
     }
     const signature: SignatureInput =
-      mode === 'typed' ? { type: 'typed', text: typed.trim() } : { type: 'drawn', image: drawn! };
+      mode === 'typed'
+        ? { type: 'typed', text: typed.trim() }
+        : mode === 'uploaded'
+          ? { type: 'uploaded', image: uploaded! }
+          : { type: 'drawn', image: drawn! };
     setBusy(true);
     try {
       const outcome = await signDocument(token, {
@@ -129,7 +144,7 @@ export function SignForm(props: {
       if (apiError?.status === 410) return onResult({ kind: 'expired' });
       const serverErrors: Errors =
         apiError?.status === 422
-          ? errorsFromServer(apiError, t)
+          ? errorsFromServer(apiError, t, mode)
           : { form: problemText(t, apiError) };
       setErrors(serverErrors);
       requestAnimationFrame(() => focusFirstError(serverErrors));
@@ -162,6 +177,17 @@ export function SignForm(props: {
             />
             <span>{t.draw}</span>
           </label>
+          <label className="segment">
+            <input
+              ref={uploadRadioRef}
+              type="radio"
+              name="signature-mode"
+              value="uploaded"
+              checked={mode === 'uploaded'}
+              onChange={() => setMode('uploaded')}
+            />
+            <span>{t.upload}</span>
+          </label>
         </div>
       </fieldset>
 
@@ -185,6 +211,16 @@ export function SignForm(props: {
             if (image && errors.drawn) setErrors((e) => ({ ...e, drawn: undefined }));
           }}
           error={errors.drawn ?? null}
+          disabled={busy}
+        />
+      </div>
+      <div hidden={mode !== 'uploaded'}>
+        <UploadedSignature
+          onChange={(image) => {
+            setUploaded(image);
+            if (image && errors.uploaded) setErrors((e) => ({ ...e, uploaded: undefined }));
+          }}
+          error={errors.uploaded ?? null}
           disabled={busy}
         />
       </div>

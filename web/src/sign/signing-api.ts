@@ -13,8 +13,11 @@ export type Signee = SigningSession['signee'];
 /** The document as the signing API shows it to a signee. */
 export type SigningDocument = SigningSession['document'];
 
-/** A typed name or a drawn PNG, as `POST /api/signing/{token}/sign` takes it. */
-export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: string };
+/** A typed name, a drawn PNG or an uploaded picture, as `POST /api/signing/{token}/sign` takes it. */
+export type SignatureInput =
+  | { type: 'typed'; text: string }
+  | { type: 'drawn'; image: string }
+  | { type: 'uploaded'; image: string };
 
 /** The answer to sign and decline. */
 export type SigningOutcome = Api.SigningStep;
@@ -121,4 +124,27 @@ export function declineDocument(token: string, reason: string) {
     method: 'POST',
     body: { reason },
   });
+}
+
+/** `POST /api/signing/{token}/attachments`: a file for an attachment field; answers its id. */
+export async function uploadAttachment(
+  token: string,
+  file: File,
+  fieldId: string,
+): Promise<{ attachmentId: string }> {
+  const form = new FormData();
+  form.append('fieldId', fieldId);
+  form.append('file', file, file.name);
+  let response: Response;
+  try {
+    response = await fetch(`${base(token)}/attachments`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      body: form,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'Could not reach the signing service.');
+  }
+  return readJsonResponse<{ attachmentId: string }>(response, null);
 }

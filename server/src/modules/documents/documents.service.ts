@@ -1,4 +1,5 @@
 import type { SealMode } from '../sealing/seal-pdf.js';
+import { listAttachments } from '../fields/attachments.repo.js';
 import type { SealLevel } from '../sealing/seal-types.js';
 import type { Config } from '../../config.js';
 import type { Db, DbOrTrx } from '../../db/handle.js';
@@ -495,8 +496,10 @@ export async function deleteDocument(
     const signatureFiles = (await repo.listSignees(trx, document.id))
       .flatMap((s) => [s.signature_file, s.initials_file])
       .filter((f): f is string => f !== null);
+    // Signees' attachments (decisions §15) go with the document.
+    const attachmentFiles = (await listAttachments(trx, document.id)).map((a) => a.file);
     await repo.deleteDocument(trx, document.id);
-    return [current.file, current.sealed_file, ...signatureFiles].filter(
+    return [current.file, current.sealed_file, ...signatureFiles, ...attachmentFiles].filter(
       (f): f is string => f !== null && documentIdOfKey(f) === document.id,
     );
   });

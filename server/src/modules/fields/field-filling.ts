@@ -5,10 +5,12 @@ import type { FieldRow } from './fields.repo.js';
 export type SubmittedValue = { id: string; value: string | boolean };
 
 /** How a signee adopted their signature or initials. */
-export type AdoptedMark = { type: 'typed'; text: string } | { type: 'drawn' };
+export type AdoptedMark =
+  { type: 'typed'; text: string } | { type: 'drawn' } | { type: 'uploaded' };
 
 // Types whose value the signee gives; the others come from the adopted marks or the service.
-const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown']);
+// An attachment's value is the id of a file the signee uploaded (checked by signing/attachments.ts).
+const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment']);
 
 const describe = (f: FieldRow) => `${f.label ? `"${f.label}" ` : ''}(${f.type}, page ${f.page})`;
 
@@ -76,7 +78,7 @@ export function signedFieldValues(
     at: string;
   },
 ): Array<{ fieldId: string; value: string | boolean | null }> {
-  const mark = (m: AdoptedMark) => (m.type === 'typed' ? m.text : 'drawn');
+  const mark = (m: AdoptedMark) => (m.type === 'typed' ? m.text : m.type);
   return own.map((field) => {
     const value = (() => {
       switch (field.type) {

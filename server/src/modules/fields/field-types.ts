@@ -8,6 +8,7 @@ export const FIELD_TYPES = [
   'text',
   'checkbox',
   'dropdown',
+  'attachment',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -39,6 +40,7 @@ export const MIN_FIELD_SIZE: Record<FieldType, { width: number; height: number }
   text: { width: 80, height: 16 },
   checkbox: { width: 12, height: 12 },
   dropdown: { width: 80, height: 16 },
+  attachment: { width: 80, height: 16 },
 };
 
 /** A page's size as a viewer shows it (after its CropBox and /Rotate), in points. */

@@ -72,9 +72,11 @@ export const evidenceSigneeSchema = z
       })
       .strict()
       .nullable(),
-    method: z.enum(['drawn', 'typed']).nullable(),
+    method: z.enum(['drawn', 'typed', 'uploaded']).nullable(),
     typedName: z.string().nullable(),
-    signatureImageSha256: sha256.nullable().describe('SHA-256 of the drawn signature (PNG)'),
+    signatureImageSha256: sha256
+      .nullable()
+      .describe('SHA-256 of the drawn (or uploaded, re-encoded) signature (PNG)'),
     verification: evidenceVerificationSchema
       .nullable()
       .optional()
@@ -126,6 +128,21 @@ export const evidenceSchema = z
       .strict(),
     signees: z.array(evidenceSigneeSchema),
     fields: z.array(field),
+    attachments: z
+      .array(
+        z
+          .object({
+            filename: z.string().describe('the name the signee uploaded it under'),
+            embeddedAs: z.string().describe("its name among the PDF's embedded files"),
+            contentType: z.enum(['application/pdf', 'image/png', 'image/jpeg']),
+            sha256,
+          })
+          .strict(),
+      )
+      .optional()
+      .describe(
+        'files signees attached to attachment fields (decisions §15), embedded beside this file; absent in files sealed before attachments existed',
+      ),
     auditTrail: z
       .object({
         entries: z.array(auditEntry),

@@ -67,6 +67,16 @@ export function buildEvidence(
       },
     },
     signees: input.signees ?? input.signatures.map(signatureOnly),
+    ...(input.attachments?.length
+      ? {
+          attachments: input.attachments.map((a) => ({
+            filename: a.filename,
+            embeddedAs: a.name,
+            contentType: a.mimeType as 'application/pdf' | 'image/png' | 'image/jpeg',
+            sha256: a.sha256,
+          })),
+        }
+      : {}),
     fields: (input.fields ?? []).map((f) => ({
       type: f.type,
       page: f.page,
@@ -150,7 +160,13 @@ export function gatherSigneeEvidence(
       userAgent: signed?.userAgent ?? null,
       // A signature is only accepted with the box ticked (signing.schemas.ts).
       consent: signature ? { given: true, statement: consent } : null,
-      method: !signature ? null : drawn ? 'drawn' : 'typed',
+      method: !signature
+        ? null
+        : signed?.details?.method === 'uploaded'
+          ? ('uploaded' as const)
+          : drawn
+            ? ('drawn' as const)
+            : ('typed' as const),
       typedName: s.signature_typed,
       signatureImageSha256: drawn && image ? sha256(image) : null,
       verification: signeeVerification(own),

@@ -231,6 +231,7 @@ function describeValue(field: SealField, m: SealMessages): string {
   if (field.value === null) return m.empty;
   if (field.type === 'checkbox') return field.value ? m.ticked : m.notTicked;
   if (field.type === 'signature' || field.type === 'initials') {
+    if (field.mark?.image && field.value === 'uploaded') return m.uploadedMark[field.type];
     return field.mark?.image
       ? m.drawnMark[field.type]
       : format(m.typedMark, { text: String(field.value) });

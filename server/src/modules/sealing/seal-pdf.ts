@@ -12,6 +12,7 @@ import { pageCanvas, type PageCanvas } from './page-canvas.js';
 import './native-deflate.js';
 import { readPageGeometry } from './page-geometry.js';
 import { buildEvidence, embedEvidence } from './evidence.js';
+import { attachmentFacts, embedAttachments } from './seal-attachments.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
 import { drawFieldValues } from './seal-fields.js';
@@ -284,6 +285,7 @@ async function appendAndSign(
       removedActiveContent,
       sealMode: `${how.mode}: ${how.modeNote}`,
       sealLevel: choice,
+      more: attachmentFacts(input.attachments ?? [], ctx.language),
     },
     input.auditEntries,
     input.fields ?? [],
@@ -292,7 +294,8 @@ async function appendAndSign(
   // (tens of kB instead of ~1.5 MB of font programs per sealed file).
   fonts.finish();
   pdf.fonts.finalize(true);
-  // Before the signature, so that the seal covers it.
+  // Before the signature, so that the seal covers them.
+  embedAttachments(pdf, input.attachments ?? [], sealedAt);
   embedEvidence(pdf, buildEvidence(input, { sealedAt, mode: how.mode }), sealedAt);
 
   const reason = input.sandbox

@@ -63,6 +63,19 @@ export type SealField = {
   filledAt: string | null;
 };
 
+/** A file a signee attached (decisions §15), embedded in the sealed PDF as an associated file. */
+export type SealAttachment = {
+  id: string;
+  /** The name it is embedded under (seal-attachments.ts). */
+  name: string;
+  /** Its name as uploaded, shown on the certificate. */
+  filename: string;
+  mimeType: string;
+  /** Lowercase hex SHA-256 of `bytes`. */
+  sha256: string;
+  bytes: Uint8Array;
+};
+
 export type SealPdfInput = {
   original: Uint8Array;
   signatures: SealSignature[];
@@ -94,6 +107,8 @@ export type SealPdfInput = {
    * without it the evidence names only who signed, from `signatures`.
    */
   signees?: EvidenceSignee[];
+  /** Signees' attached files: embedded, and listed with their SHA-256 on the certificate. */
+  attachments?: SealAttachment[];
 };
 
 /**
@@ -123,3 +138,6 @@ export const ATTACHED_ORIGINAL_NAME = 'original.pdf';
  * vouched for by the seal that covers it, like the attached original of an `attached` seal.
  */
 export const EVIDENCE_FILE_NAME = 'evidence.json';
+
+/** The prefix of the name each signee's attachment is embedded under (seal-attachments.ts). */
+export const ATTACHMENT_NAME_PREFIX = 'attachment-';

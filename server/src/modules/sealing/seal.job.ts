@@ -22,6 +22,8 @@ import {
 import { sealOffThread, type SealJobInput } from './seal-worker.js';
 import { AppError } from '../../lib/errors.js';
 import { listFields } from '../fields/fields.repo.js';
+import { listAttachments } from '../fields/attachments.repo.js';
+import { gatherSealAttachments } from './seal-attachments.js';
 
 /** What sealing needs. */
 export type SealDeps = {
@@ -60,7 +62,7 @@ export async function sealDocument(
   // together: each waits its turn on the thread pool, and the last signature's wait for the seal
   // is what signees and integrators see.
   const originalPath = deps.storage.localPath?.(document.file);
-  const [original, signatures, fields, trail, certificate] = await Promise.all([
+  const [original, signatures, fields, trail, certificate, attachments] = await Promise.all([
     originalPath ? null : readAll(deps.storage, document.file),
     Promise.all(
       signed.map(async (s) => ({
@@ -74,6 +76,9 @@ export async function sealDocument(
     sealFields(deps, document, signees),
     listAudit(deps.db.kysely, documentId),
     deps.certificate(),
+    listFields(deps.db.kysely, documentId).then((rows) =>
+      gatherSealAttachments(deps, documentId, rows),
+    ),
   ]);
   const input: Omit<SealPdfInput, 'original'> = {
     signatures,
@@ -89,6 +94,7 @@ export async function sealDocument(
     level: deps.sealLevel,
     settle: options.settle,
     signees: gatherSigneeEvidence(signees, trail, signatures, document.email_language),
+    attachments,
   };
   const job: SealJobInput = originalPath
     ? { ...input, originalPath }
@@ -176,6 +182,10 @@ export async function sealFields(
     return images.get(key);
   };
   const bySignee = new Map(signees.map((s) => [s.id, s]));
+  // An attachment field shows its file's name, not the upload's id.
+  const filenames = rows.some((r) => r.type === 'attachment')
+    ? new Map((await listAttachments(deps.db.kysely, document.id)).map((a) => [a.id, a.filename]))
+    : new Map<string, string>();
   const dates = new Intl.DateTimeFormat(document.email_language, {
     dateStyle: 'long',
     timeZone: 'UTC',
@@ -207,7 +217,9 @@ export async function sealFields(
         value:
           row.type === 'date' && typeof value === 'string'
             ? dates.format(new Date(`${value}T00:00:00Z`))
-            : value,
+            : row.type === 'attachment' && typeof value === 'string'
+              ? (filenames.get(value) ?? null)
+              : value,
         mark,
         tagBox: row.tag_box,
         signeeName: signee?.name ?? '',

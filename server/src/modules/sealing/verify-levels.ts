@@ -1,7 +1,12 @@
 import { PdfArray, PdfDict, PdfRef, PdfString, type PDF, type PdfObject } from '@libpdf/core';
 import type * as pkijs from 'pkijs';
 import { revisionEnds, type SignatureSlot } from './find-signatures.js';
-import { ATTACHED_ORIGINAL_NAME, EVIDENCE_FILE_NAME, type SealLevel } from './seal-types.js';
+import {
+  ATTACHED_ORIGINAL_NAME,
+  ATTACHMENT_NAME_PREFIX,
+  EVIDENCE_FILE_NAME,
+  type SealLevel,
+} from './seal-types.js';
 import type { Examined } from './verify-cms.js';
 import { chainOf, dssCoversChains, parseCertificates, readDss } from './verify-dss.js';
 import { compareWithSigned, loadRevision, type UpdatesAfter } from './verify-updates.js';
@@ -199,7 +204,9 @@ export async function vouchedFiles(
   const before = previous ? embeddedFiles(previous) : new Map<string, string[]>();
   const vouched = new Set<string>();
   for (const [name, refs] of embeddedFiles(sealed)) {
-    if (ours.includes(name) && !before.has(name)) for (const ref of refs) vouched.add(ref);
+    // Signees' attachments (seal-attachments.ts) are the seal's own too, when it added them.
+    const mine = ours.includes(name) || name.startsWith(ATTACHMENT_NAME_PREFIX);
+    if (mine && !before.has(name)) for (const ref of refs) vouched.add(ref);
   }
   return vouched;
 }

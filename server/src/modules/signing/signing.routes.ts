@@ -24,6 +24,8 @@ import { recordPageView } from './first-view.js';
 import { embedOriginsOfLink } from './embedding.js';
 import { registerSigneeAuthRoutes } from './signee-auth.routes.js';
 import { presentField } from '../fields/fields.service.js';
+import { registerAttachmentRoutes } from './attachments.routes.js';
+import { reencodeSignature } from './uploaded-signature.js';
 
 function present(r: {
   signee: {
@@ -65,10 +67,15 @@ function present(r: {
 // A typed mark as given; a drawn one decoded, its PNG chunks checked here and its image data's
 // inflated size on a bounded thread (422 naming it).
 async function adoptedMark(
-  mark: { type: 'typed'; text: string } | { type: 'drawn'; image: string },
+  mark:
+    | { type: 'typed'; text: string }
+    | { type: 'drawn'; image: string }
+    | { type: 'uploaded'; image: string },
   name: 'signature' | 'initials',
 ): Promise<signing.SignatureInput> {
   if (mark.type === 'typed') return { type: 'typed', text: mark.text };
+  if (mark.type === 'uploaded')
+    return { type: 'uploaded', image: await reencodeSignature(mark.image, name) };
   const image = Buffer.from(mark.image.slice(mark.image.indexOf(',') + 1), 'base64');
   const problem = checkSignaturePng(image) ?? (await checkSignaturePixels(image));
   if (problem) {
@@ -83,6 +90,7 @@ async function adoptedMark(
 export function registerSigningRoutes(app: App, deps: AppDeps) {
   // First: its gate joins every signing route registered after it (signee-auth.routes.ts).
   registerSigneeAuthRoutes(app, deps);
+  registerAttachmentRoutes(app, deps);
   const d: signing.SigningDeps = {
     db: deps.db,
     storage: deps.storage,
@@ -186,6 +194,8 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
   app.post(
     '/api/signing/:token/sign',
     {
+      // Room for an uploaded signature and initials (1 MiB each, as base64) with the fields.
+      bodyLimit: 4 * 1024 * 1024,
       onRequest: onWrite,
       schema: {
         operationId: 'sign',

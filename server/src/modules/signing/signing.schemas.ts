@@ -33,6 +33,9 @@ export const documentView = z.object({
     ),
 });
 
+// 1 MiB of image as base64 (4 characters for 3 bytes), with its data: prefix.
+const UPLOADED_DATA_URL_CHARS = Math.ceil((1024 * 1024) / 3) * 4 + 30;
+
 const adoptedMark = z.discriminatedUnion('type', [
   z.object({ type: z.literal('typed'), text: z.string().trim().min(1).max(200) }),
   z.object({
@@ -42,10 +45,23 @@ const adoptedMark = z.discriminatedUnion('type', [
       .max(2_000_000)
       .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'must be a PNG data URL'),
   }),
+  z.object({
+    type: z.literal('uploaded'),
+    image: z
+      .string()
+      .max(UPLOADED_DATA_URL_CHARS, 'must be an image of at most 1 MiB')
+      .regex(
+        /^data:image\/(png|jpeg);base64,[A-Za-z0-9+/=]+$/,
+        'must be a PNG or JPEG data URL (data:image/png;base64,… or data:image/jpeg;base64,…)',
+      )
+      .describe(
+        'a picture of a signature: PNG or JPEG, at most 1 MiB and 4096 x 4096 pixels; decoded and encoded again as a PNG',
+      ),
+  }),
 ]);
 
 /**
- * Body of a signature: consent, a typed name or a drawn PNG, optional initials of the same
+ * Body of a signature: consent, a typed name, a drawn PNG or an uploaded PNG or JPEG, optional initials of the same
  * shape (derived from the name when absent), and the values of the signee's own fields. The
  * PNGs' own bytes are checked after decoding, by the route.
  */

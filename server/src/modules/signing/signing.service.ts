@@ -23,6 +23,7 @@ import {
 import { fillFields, listFields } from '../fields/fields.repo.js';
 import { documentPageSizes } from '../fields/fields.service.js';
 import { loadBrand } from '../tenants/branding.js';
+import { checkAttachmentValues } from './attachments.js';
 
 /** What the signing flow needs. */
 export type SigningDeps = {
@@ -33,7 +34,10 @@ export type SigningDeps = {
 };
 
 /** The signature a signee gives: typed name or a drawn PNG. */
-export type SignatureInput = { type: 'typed'; text: string } | { type: 'drawn'; image: Buffer };
+export type SignatureInput =
+  | { type: 'typed'; text: string }
+  | { type: 'drawn'; image: Buffer }
+  | { type: 'uploaded'; image: Buffer };
 
 // Stores a drawn mark before the transaction; content-addressed so a retry writes the same key.
 async function storeDrawn(
@@ -42,7 +46,7 @@ async function storeDrawn(
   name: (digest: string) => string,
   documentId: string,
 ): Promise<string | null> {
-  if (mark?.type !== 'drawn') return null;
+  if (!mark || mark.type === 'typed') return null;
   const digest = createHash('sha256').update(mark.image).digest('hex').slice(0, 16);
   const key = documentFileKey(documentId, name(digest));
   await deps.storage.put(key, mark.image, 'image/png');
@@ -50,7 +54,7 @@ async function storeDrawn(
 }
 
 const adopted = (mark: SignatureInput): AdoptedMark =>
-  mark.type === 'typed' ? { type: 'typed', text: mark.text } : { type: 'drawn' };
+  mark.type === 'typed' ? { type: 'typed', text: mark.text } : { type: mark.type };
 
 /** What the signing page shows; the first view is recorded as "opened". */
 export async function viewSigning(deps: SigningDeps, token: string, origin: RequestOrigin) {
@@ -118,6 +122,16 @@ export async function signDocument(
     (f) => f.signee_id === signee.id,
   );
   const checked = checkFieldValues(own, input.fields ?? []);
+  const submitted = input.fields ?? [];
+  checked.errors.push(
+    ...(await checkAttachmentValues(deps.db, {
+      documentId: document.id,
+      signeeId: signee.id,
+      own: own.filter((f) => submitted.some((s) => s.id === f.id)),
+      values: checked.values,
+      indexOf: (id) => submitted.findIndex((s) => s.id === id),
+    })),
+  );
   if (checked.errors.length > 0) {
     throw validationError(checked.errors, 'Some of your fields are not filled as they must be.');
   }
