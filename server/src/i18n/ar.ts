@@ -251,6 +251,8 @@ export const ar: Catalogue = {
       text: 'نص',
       checkbox: 'مربع اختيار',
       dropdown: 'قائمة منسدلة',
+      radio: 'اختيار واحد',
+      number: 'رقم',
     },
   },
 };

@@ -256,6 +256,8 @@ export const de: Catalogue = {
       text: 'Text',
       checkbox: 'Kontrollkästchen',
       dropdown: 'Auswahlliste',
+      radio: 'Optionsfeld',
+      number: 'Zahl',
     },
   },
 };

@@ -258,6 +258,8 @@ export const en = {
       text: 'Text',
       checkbox: 'Checkbox',
       dropdown: 'Dropdown',
+      radio: 'Radio buttons',
+      number: 'Number',
     },
   },
 };

@@ -253,6 +253,8 @@ export const es: Catalogue = {
       text: 'Texto',
       checkbox: 'Casilla',
       dropdown: 'Lista desplegable',
+      radio: 'Opción única',
+      number: 'Número',
     },
   },
 };

@@ -255,6 +255,8 @@ export const fr: Catalogue = {
       text: 'Texte',
       checkbox: 'Case à cocher',
       dropdown: 'Liste déroulante',
+      radio: 'Choix unique',
+      number: 'Nombre',
     },
   },
 };

@@ -254,6 +254,8 @@ export const it: Catalogue = {
       text: 'Testo',
       checkbox: 'Casella di controllo',
       dropdown: 'Menu a tendina',
+      radio: 'Scelta singola',
+      number: 'Numero',
     },
   },
 };

@@ -252,6 +252,8 @@ export const ja: Catalogue = {
       text: 'テキスト',
       checkbox: 'チェックボックス',
       dropdown: 'ドロップダウン',
+      radio: 'ラジオボタン',
+      number: '数値',
     },
   },
 };

@@ -252,6 +252,8 @@ export const ko: Catalogue = {
       text: '텍스트',
       checkbox: '체크박스',
       dropdown: '드롭다운',
+      radio: '라디오 버튼',
+      number: '숫자',
     },
   },
 };

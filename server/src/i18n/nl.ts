@@ -255,6 +255,8 @@ export const nl: Catalogue = {
       text: 'Tekst',
       checkbox: 'Selectievakje',
       dropdown: 'Keuzelijst',
+      radio: 'Keuzerondjes',
+      number: 'Getal',
     },
   },
 };

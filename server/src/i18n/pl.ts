@@ -255,6 +255,8 @@ export const pl: Catalogue = {
       text: 'Tekst',
       checkbox: 'Pole wyboru',
       dropdown: 'Lista rozwijana',
+      radio: 'Pole wyboru jednokrotnego',
+      number: 'Liczba',
     },
   },
 };

@@ -254,6 +254,8 @@ export const pt: Catalogue = {
       text: 'Texto',
       checkbox: 'Caixa de seleção',
       dropdown: 'Lista suspensa',
+      radio: 'Escolha única',
+      number: 'Número',
     },
   },
 };

@@ -244,6 +244,8 @@ export const zh: Catalogue = {
       text: '文本',
       checkbox: '复选框',
       dropdown: '下拉列表',
+      radio: '单选按钮',
+      number: '数字',
     },
   },
 };
