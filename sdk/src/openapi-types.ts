@@ -1428,7 +1428,7 @@ export interface components {
             /** Format: uuid */
             signeeId: string;
             /** @enum {string} */
-            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
             page: number;
             x: number;
             y: number;
@@ -1439,6 +1439,25 @@ export interface components {
             options: string[] | null;
             value: string | boolean | null;
             filledAt: string | null;
+            /** @description number fields: the smallest value allowed */
+            min: number | null;
+            /** @description number fields: the largest value allowed */
+            max: number | null;
+            /** @description number fields: the most decimal places a value may have (0 when null) */
+            decimals: number | null;
+            validation: {
+                /** @enum {string} */
+                format?: "email" | "phone" | "digits" | "date";
+                /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                pattern?: string;
+                minLength?: number;
+                maxLength?: number;
+            } | null;
+            showIf: {
+                /** @description the label of the field looked at */
+                field: string;
+                equals: string | boolean;
+            } | null;
         };
         /**
          * @example {
@@ -2273,7 +2292,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
             page: number;
             x: number;
             y: number;
@@ -2283,6 +2302,25 @@ export interface components {
             label: string | null;
             options: string[] | null;
             value: string | boolean | null;
+            /** @description number fields: the smallest value allowed */
+            min: number | null;
+            /** @description number fields: the largest value allowed */
+            max: number | null;
+            /** @description number fields: the most decimal places a value may have (0 when null) */
+            decimals: number | null;
+            validation: {
+                /** @enum {string} */
+                format?: "email" | "phone" | "digits" | "date";
+                /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                pattern?: string;
+                minLength?: number;
+                maxLength?: number;
+            } | null;
+            showIf: {
+                /** @description the label of the field looked at */
+                field: string;
+                equals: string | boolean;
+            } | null;
             /** Format: uuid */
             roleId: string;
         };
@@ -5193,7 +5231,7 @@ export interface operations {
                     fields?: {
                         signee: number;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
                         page: number;
                         x: number;
                         y: number;
@@ -5203,6 +5241,22 @@ export interface operations {
                         label?: string | null;
                         options?: string[] | null;
                         value?: (string | boolean) | null;
+                        min?: number | null;
+                        max?: number | null;
+                        decimals?: number | null;
+                        validation?: {
+                            /** @enum {string} */
+                            format?: "email" | "phone" | "digits" | "date";
+                            /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                            pattern?: string;
+                            minLength?: number;
+                            maxLength?: number;
+                        } | null;
+                        showIf?: {
+                            /** @description the label of the field looked at */
+                            field: string;
+                            equals: string | boolean;
+                        } | null;
                     }[];
                     /**
                      * @description true: turn {{TYPE:N}} text tags in the PDF into fields
@@ -6741,7 +6795,13 @@ export interface operations {
                      *             "height": 1
                      *           },
                      *           "required": true,
-                     *           "label": "text"
+                     *           "label": "text",
+                     *           "options": [
+                     *             "text"
+                     *           ],
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "decimals": 1
                      *         }
                      *       ],
                      *       "problems": [
@@ -6765,7 +6825,7 @@ export interface operations {
                             /** @description 0-based position in the signees */
                             signee: number;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
                             page: number;
                             x: number;
                             y: number;
@@ -6779,6 +6839,11 @@ export interface operations {
                             };
                             required: boolean;
                             label: string | null;
+                            /** @description dropdown and radio tags: the options */
+                            options?: string[];
+                            min?: number;
+                            max?: number;
+                            decimals?: number;
                         }[];
                         problems: {
                             tag: string;
@@ -7513,7 +7578,20 @@ export interface operations {
                  *           "options": [
                  *             "text"
                  *           ],
-                 *           "value": "text"
+                 *           "value": "text",
+                 *           "min": 1,
+                 *           "max": 1,
+                 *           "decimals": 1,
+                 *           "validation": {
+                 *             "format": "email",
+                 *             "pattern": "text",
+                 *             "minLength": 1,
+                 *             "maxLength": 1
+                 *           },
+                 *           "showIf": {
+                 *             "field": "text",
+                 *             "equals": "text"
+                 *           }
                  *         }
                  *       ]
                  *     }
@@ -7525,7 +7603,7 @@ export interface operations {
                         /** Format: uuid */
                         roleId: string;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
                         page: number;
                         x: number;
                         y: number;
@@ -7535,6 +7613,22 @@ export interface operations {
                         label?: string | null;
                         options?: string[] | null;
                         value?: (string | boolean) | null;
+                        min?: number | null;
+                        max?: number | null;
+                        decimals?: number | null;
+                        validation?: {
+                            /** @enum {string} */
+                            format?: "email" | "phone" | "digits" | "date";
+                            /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                            pattern?: string;
+                            minLength?: number;
+                            maxLength?: number;
+                        } | null;
+                        showIf?: {
+                            /** @description the label of the field looked at */
+                            field: string;
+                            equals: string | boolean;
+                        } | null;
                     }[];
                 };
             };
@@ -8672,7 +8766,20 @@ export interface operations {
                  *           "options": [
                  *             "text"
                  *           ],
-                 *           "value": "text"
+                 *           "value": "text",
+                 *           "min": 1,
+                 *           "max": 1,
+                 *           "decimals": 1,
+                 *           "validation": {
+                 *             "format": "email",
+                 *             "pattern": "text",
+                 *             "minLength": 1,
+                 *             "maxLength": 1
+                 *           },
+                 *           "showIf": {
+                 *             "field": "text",
+                 *             "equals": "text"
+                 *           }
                  *         }
                  *       ]
                  *     }
@@ -8684,7 +8791,7 @@ export interface operations {
                         /** Format: uuid */
                         signeeId: string;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
                         page: number;
                         x: number;
                         y: number;
@@ -8694,6 +8801,22 @@ export interface operations {
                         label?: string | null;
                         options?: string[] | null;
                         value?: (string | boolean) | null;
+                        min?: number | null;
+                        max?: number | null;
+                        decimals?: number | null;
+                        validation?: {
+                            /** @enum {string} */
+                            format?: "email" | "phone" | "digits" | "date";
+                            /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                            pattern?: string;
+                            minLength?: number;
+                            maxLength?: number;
+                        } | null;
+                        showIf?: {
+                            /** @description the label of the field looked at */
+                            field: string;
+                            equals: string | boolean;
+                        } | null;
                     }[];
                 };
             };
@@ -9879,6 +10002,19 @@ export interface operations {
                      *           ],
                      *           "value": "text",
                      *           "filledAt": "text",
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "decimals": 1,
+                     *           "validation": {
+                     *             "format": "email",
+                     *             "pattern": "text",
+                     *             "minLength": 1,
+                     *             "maxLength": 1
+                     *           },
+                     *           "showIf": {
+                     *             "field": "text",
+                     *             "equals": "text"
+                     *           },
                      *           "signeeName": "text"
                      *         }
                      *       ],
@@ -9930,7 +10066,7 @@ export interface operations {
                             /** Format: uuid */
                             signeeId: string;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown";
+                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "radio" | "number";
                             page: number;
                             x: number;
                             y: number;
@@ -9941,6 +10077,25 @@ export interface operations {
                             options: string[] | null;
                             value: string | boolean | null;
                             filledAt: string | null;
+                            /** @description number fields: the smallest value allowed */
+                            min: number | null;
+                            /** @description number fields: the largest value allowed */
+                            max: number | null;
+                            /** @description number fields: the most decimal places a value may have (0 when null) */
+                            decimals: number | null;
+                            validation: {
+                                /** @enum {string} */
+                                format?: "email" | "phone" | "digits" | "date";
+                                /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                                pattern?: string;
+                                minLength?: number;
+                                maxLength?: number;
+                            } | null;
+                            showIf: {
+                                /** @description the label of the field looked at */
+                                field: string;
+                                equals: string | boolean;
+                            } | null;
                             signeeName: string;
                         }[];
                         pages: {

@@ -115,8 +115,7 @@ const textValidation = z
     minLength: z.number().int().min(0).max(MAX_TEXT_VALUE).optional(),
     maxLength: z.number().int().min(1).max(MAX_TEXT_VALUE).optional(),
   })
-  .strict()
-  .meta({ id: 'TextValidation' });
+  .strict();
 
 /** A field shown only while a checkbox, radio or dropdown of the same signee holds `equals`. */
 const showIf = z
@@ -124,8 +123,7 @@ const showIf = z
     field: z.string().trim().min(1).max(200).describe('the label of the field looked at'),
     equals: z.union([z.string().max(200), z.boolean()]),
   })
-  .strict()
-  .meta({ id: 'ShowIf' });
+  .strict();
 
 const fieldValue = z.union([z.string().max(MAX_TEXT_VALUE), z.boolean()]);
 
