@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PDF } from '@libpdf/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
@@ -29,6 +30,14 @@ const signature = (signee: number) => ({
   height: 48,
 });
 const plan = { signee: 0, type: 'radio', label: 'Plan', options: ['Basic', 'Pro'], ...at(100) };
+
+/** A page with text tags written on it, one a line. */
+async function taggedPdf(lines: string[]): Promise<Buffer> {
+  const pdf = PDF.create();
+  const page = pdf.addPage({ width: 595, height: 842 });
+  lines.forEach((text, i) => page.drawText(text, { x: 72, y: 700 - i * 40, size: 10 }));
+  return Buffer.from(await pdf.save());
+}
 
 describe.each(ENGINES)('field rules on %s', (engine) => {
   let ctx: TestContext;
@@ -436,5 +445,47 @@ describe.each(ENGINES)('field rules on %s', (engine) => {
     }).stdout;
     expect(text).toContain('Basic');
     expect(text).not.toContain('PREFILLED');
+  });
+
+  it('makes radio and number fields from text tags, and names a tag whose settings do not hold', async () => {
+    const create = async (lines: string[]) =>
+      quickCreate(ctx, owner.apiKey, {
+        tenantId,
+        signees: [{ email: 'ada@example.com', name: 'Ada' }],
+        file: await taggedPdf(lines),
+        extra: { textTags: 'true' },
+      });
+    const good = await create([
+      '{{signature:1}}',
+      '{{radio:1:Plan|Basic|Pro!}}',
+      '{{number:1:Seats|min=1|max=500|decimals=0}}',
+    ]);
+    expect(good.status, JSON.stringify(good.body)).toBe(201);
+    expect(good.body.fields[1]).toMatchObject({
+      type: 'radio',
+      label: 'Plan',
+      options: ['Basic', 'Pro'],
+      required: true,
+    });
+    expect(good.body.fields[2]).toMatchObject({
+      type: 'number',
+      label: 'Seats',
+      min: 1,
+      max: 500,
+      decimals: 0,
+      required: false,
+    });
+    const bad = await create(['{{signature:1}}', '{{radio:1:Plan|Solo}}', '{{number:1:N|max=x}}']);
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([
+      {
+        path: 'textTags',
+        message: '{{radio:1:Plan|Solo}} on page 1: a radio needs at least two options',
+      },
+      {
+        path: 'textTags',
+        message: '{{number:1:N|max=x}} on page 1: max must be a number, not "x"',
+      },
+    ]);
   });
 });
