@@ -8,6 +8,7 @@ import { createTestContext, ENGINES, type TestContext } from '../helpers/context
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
+import { createTemplate, signatureFields } from '../helpers/templates.js';
 import { inkIn, renderPage } from '../helpers/pdf-render.js';
 import {
   downloadFile,
@@ -486,6 +487,51 @@ describe.each(ENGINES)('field rules on %s', (engine) => {
         path: 'textTags',
         message: '{{number:1:N|max=x}} on page 1: max must be a number, not "x"',
       },
+    ]);
+  });
+
+  it('keeps rules and conditions through a template, refusing a cycle among its roles', async () => {
+    const template = { name: 'Order', roles: [{ name: 'Buyer' }] };
+    const cycle = await createTemplate(ctx, owner.apiKey, {
+      tenantId,
+      template,
+      fields: signatureFields(1, [
+        { role: 0, type: 'checkbox', label: 'A', showIf: { field: 'A', equals: true }, ...at(300) },
+      ]),
+    });
+    expect(cycle.status).toBe(422);
+    expect(cycle.body.errors).toEqual([
+      { path: 'fields[1].showIf', message: 'the conditions make a cycle: "A" → "A"' },
+    ]);
+    const made = await createTemplate(ctx, owner.apiKey, {
+      tenantId,
+      template,
+      fields: signatureFields(1, [
+        { ...plan, signee: undefined, role: 0, ...at(300) },
+        {
+          role: 0,
+          type: 'number',
+          label: 'Seats',
+          max: 9,
+          showIf: { field: 'Plan', equals: 'Pro' },
+          ...at(340),
+        },
+        { role: 0, type: 'text', validation: { format: 'digits' }, ...at(380) },
+      ]),
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const doc = await api(
+      ctx,
+      owner.apiKey,
+      'POST',
+      `/api/templates/${made.body.template.id}/documents`,
+      { signees: [{ role: 0, email: 'ada@example.com', name: 'Ada' }] },
+    );
+    expect(doc.status, JSON.stringify(doc.body)).toBe(201);
+    expect(doc.body.fields.slice(1)).toMatchObject([
+      { type: 'radio', options: ['Basic', 'Pro'] },
+      { type: 'number', max: 9, showIf: { field: 'Plan', equals: 'Pro' } },
+      { type: 'text', validation: { format: 'digits' } },
     ]);
   });
 });
