@@ -1419,7 +1419,12 @@ export interface components {
          *       "label": null,
          *       "options": null,
          *       "value": null,
-         *       "filledAt": null
+         *       "filledAt": null,
+         *       "min": null,
+         *       "max": null,
+         *       "decimals": null,
+         *       "validation": null,
+         *       "showIf": null
          *     }
          */
         Field: {
@@ -2285,7 +2290,15 @@ export interface components {
          *       "required": false,
          *       "label": "Company",
          *       "options": null,
-         *       "value": null
+         *       "value": null,
+         *       "min": null,
+         *       "max": null,
+         *       "decimals": null,
+         *       "validation": {
+         *         "minLength": 2,
+         *         "maxLength": 120
+         *       },
+         *       "showIf": null
          *     }
          */
         TemplateField: {
@@ -5370,7 +5383,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "contentType": "text"
@@ -5534,7 +5552,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -5773,7 +5796,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7068,7 +7096,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7216,7 +7252,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7331,7 +7375,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7501,7 +7553,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7655,7 +7715,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7863,7 +7931,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "deliveries": [
@@ -8699,7 +8772,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -8844,7 +8922,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -9403,7 +9486,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "signee": {
@@ -9676,7 +9764,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "signee": {
@@ -9982,7 +10075,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "filledFields": [

@@ -46,7 +46,10 @@ export function showIfErrors<F extends Conditional>(
       );
     }
     if (own.length > 1) {
-      return at('.field', `${own.length} fields of this signee are labelled ${quoted(showIf.field)}`);
+      return at(
+        '.field',
+        `${own.length} fields of this signee are labelled ${quoted(showIf.field)}`,
+      );
     }
     const ref = fields[own[0]];
     if (!CONDITION_TYPES.has(ref.type)) {
@@ -61,7 +64,7 @@ export function showIfErrors<F extends Conditional>(
   });
   for (const start of target.keys()) {
     const path = [start];
-    for (let at = target.get(start); at !== undefined && path.length <= fields.length; ) {
+    for (let at = target.get(start); at !== undefined && path.length <= fields.length;) {
       if (at === start) {
         const names = [...path, start].map((j) => quoted(fields[j].label ?? `fields[${j}]`));
         errors.push({

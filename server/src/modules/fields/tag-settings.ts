@@ -45,7 +45,10 @@ export function readTagSettings(
   return { label, options: settings };
 }
 
-function numberSettings(label: string | null, settings: string[]): TagSettings | { problem: string } {
+function numberSettings(
+  label: string | null,
+  settings: string[],
+): TagSettings | { problem: string } {
   const found: TagSettings = { label };
   for (const setting of settings) {
     const [key, raw = ''] = setting.split('=').map((part) => part.trim());
