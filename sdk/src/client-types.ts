@@ -249,7 +249,20 @@ export type FieldType =
   | 'text'
   | 'checkbox'
   | 'dropdown'
-  | 'attachment';
+  | 'attachment'
+  | 'radio'
+  | 'number';
+
+/** A text field's rules: `pattern` is an RE2 expression the whole value must match. */
+export type TextValidation = {
+  format?: 'email' | 'phone' | 'digits' | 'date';
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+};
+
+/** Shows a field only while the checkbox, radio or dropdown labelled `field` holds `equals`. */
+export type ShowIf = { field: string; equals: string | boolean };
 
 /** A field's place and settings, in PDF points from the top-left of the page as displayed. */
 export type FieldPlacement = {
@@ -263,6 +276,11 @@ export type FieldPlacement = {
   label?: string | null;
   options?: string[] | null;
   value?: string | boolean | null;
+  min?: number | null;
+  max?: number | null;
+  decimals?: number | null;
+  validation?: TextValidation | null;
+  showIf?: ShowIf | null;
 };
 
 /** A field in quick-create: its signee by 0-based position. */
@@ -286,6 +304,11 @@ export type Field = {
   options: string[] | null;
   value: string | boolean | null;
   filledAt: string | null;
+  min: number | null;
+  max: number | null;
+  decimals: number | null;
+  validation: TextValidation | null;
+  showIf: ShowIf | null;
 };
 
 export type QuickCreateResult = {

@@ -1493,7 +1493,12 @@ export interface components {
          *       "label": null,
          *       "options": null,
          *       "value": null,
-         *       "filledAt": null
+         *       "filledAt": null,
+         *       "min": null,
+         *       "max": null,
+         *       "decimals": null,
+         *       "validation": null,
+         *       "showIf": null
          *     }
          */
         Field: {
@@ -1502,7 +1507,7 @@ export interface components {
             /** Format: uuid */
             signeeId: string;
             /** @enum {string} */
-            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
             page: number;
             x: number;
             y: number;
@@ -1513,6 +1518,25 @@ export interface components {
             options: string[] | null;
             value: string | boolean | null;
             filledAt: string | null;
+            /** @description number fields: the smallest value allowed */
+            min: number | null;
+            /** @description number fields: the largest value allowed */
+            max: number | null;
+            /** @description number fields: the most decimal places a value may have (0 when null) */
+            decimals: number | null;
+            validation: {
+                /** @enum {string} */
+                format?: "email" | "phone" | "digits" | "date";
+                /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                pattern?: string;
+                minLength?: number;
+                maxLength?: number;
+            } | null;
+            showIf: {
+                /** @description the label of the field looked at */
+                field: string;
+                equals: string | boolean;
+            } | null;
         };
         /**
          * @example {
@@ -2396,14 +2420,22 @@ export interface components {
          *       "required": false,
          *       "label": "Company",
          *       "options": null,
-         *       "value": null
+         *       "value": null,
+         *       "min": null,
+         *       "max": null,
+         *       "decimals": null,
+         *       "validation": {
+         *         "minLength": 2,
+         *         "maxLength": 120
+         *       },
+         *       "showIf": null
          *     }
          */
         TemplateField: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
             page: number;
             x: number;
             y: number;
@@ -2413,6 +2445,25 @@ export interface components {
             label: string | null;
             options: string[] | null;
             value: string | boolean | null;
+            /** @description number fields: the smallest value allowed */
+            min: number | null;
+            /** @description number fields: the largest value allowed */
+            max: number | null;
+            /** @description number fields: the most decimal places a value may have (0 when null) */
+            decimals: number | null;
+            validation: {
+                /** @enum {string} */
+                format?: "email" | "phone" | "digits" | "date";
+                /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                pattern?: string;
+                minLength?: number;
+                maxLength?: number;
+            } | null;
+            showIf: {
+                /** @description the label of the field looked at */
+                field: string;
+                equals: string | boolean;
+            } | null;
             /** Format: uuid */
             roleId: string;
         };
@@ -5430,7 +5481,7 @@ export interface operations {
                     fields?: {
                         signee: number;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
                         page: number;
                         x: number;
                         y: number;
@@ -5440,6 +5491,22 @@ export interface operations {
                         label?: string | null;
                         options?: string[] | null;
                         value?: (string | boolean) | null;
+                        min?: number | null;
+                        max?: number | null;
+                        decimals?: number | null;
+                        validation?: {
+                            /** @enum {string} */
+                            format?: "email" | "phone" | "digits" | "date";
+                            /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                            pattern?: string;
+                            minLength?: number;
+                            maxLength?: number;
+                        } | null;
+                        showIf?: {
+                            /** @description the label of the field looked at */
+                            field: string;
+                            equals: string | boolean;
+                        } | null;
                     }[];
                     /**
                      * @description true: turn {{TYPE:N}} text tags in the PDF into fields
@@ -5553,7 +5620,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "contentType": "text"
@@ -5717,7 +5789,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -5956,7 +6033,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -6978,7 +7060,13 @@ export interface operations {
                      *             "height": 1
                      *           },
                      *           "required": true,
-                     *           "label": "text"
+                     *           "label": "text",
+                     *           "options": [
+                     *             "text"
+                     *           ],
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "decimals": 1
                      *         }
                      *       ],
                      *       "problems": [
@@ -7002,7 +7090,7 @@ export interface operations {
                             /** @description 0-based position in the signees */
                             signee: number;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
                             page: number;
                             x: number;
                             y: number;
@@ -7016,6 +7104,11 @@ export interface operations {
                             };
                             required: boolean;
                             label: string | null;
+                            /** @description dropdown and radio tags: the options */
+                            options?: string[];
+                            min?: number;
+                            max?: number;
+                            decimals?: number;
                         }[];
                         problems: {
                             tag: string;
@@ -7240,7 +7333,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7388,7 +7489,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7503,7 +7612,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7673,7 +7790,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -7750,7 +7875,20 @@ export interface operations {
                  *           "options": [
                  *             "text"
                  *           ],
-                 *           "value": "text"
+                 *           "value": "text",
+                 *           "min": 1,
+                 *           "max": 1,
+                 *           "decimals": 1,
+                 *           "validation": {
+                 *             "format": "email",
+                 *             "pattern": "text",
+                 *             "minLength": 1,
+                 *             "maxLength": 1
+                 *           },
+                 *           "showIf": {
+                 *             "field": "text",
+                 *             "equals": "text"
+                 *           }
                  *         }
                  *       ]
                  *     }
@@ -7762,7 +7900,7 @@ export interface operations {
                         /** Format: uuid */
                         roleId: string;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
                         page: number;
                         x: number;
                         y: number;
@@ -7772,6 +7910,22 @@ export interface operations {
                         label?: string | null;
                         options?: string[] | null;
                         value?: (string | boolean) | null;
+                        min?: number | null;
+                        max?: number | null;
+                        decimals?: number | null;
+                        validation?: {
+                            /** @enum {string} */
+                            format?: "email" | "phone" | "digits" | "date";
+                            /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                            pattern?: string;
+                            minLength?: number;
+                            maxLength?: number;
+                        } | null;
+                        showIf?: {
+                            /** @description the label of the field looked at */
+                            field: string;
+                            equals: string | boolean;
+                        } | null;
                     }[];
                 };
             };
@@ -7798,7 +7952,15 @@ export interface operations {
                      *           "required": false,
                      *           "label": "Company",
                      *           "options": null,
-                     *           "value": null
+                     *           "value": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": {
+                     *             "minLength": 2,
+                     *             "maxLength": 120
+                     *           },
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -8006,7 +8168,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "deliveries": [
@@ -8842,7 +9009,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -8909,7 +9081,20 @@ export interface operations {
                  *           "options": [
                  *             "text"
                  *           ],
-                 *           "value": "text"
+                 *           "value": "text",
+                 *           "min": 1,
+                 *           "max": 1,
+                 *           "decimals": 1,
+                 *           "validation": {
+                 *             "format": "email",
+                 *             "pattern": "text",
+                 *             "minLength": 1,
+                 *             "maxLength": 1
+                 *           },
+                 *           "showIf": {
+                 *             "field": "text",
+                 *             "equals": "text"
+                 *           }
                  *         }
                  *       ]
                  *     }
@@ -8921,7 +9106,7 @@ export interface operations {
                         /** Format: uuid */
                         signeeId: string;
                         /** @enum {string} */
-                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+                        type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
                         page: number;
                         x: number;
                         y: number;
@@ -8931,6 +9116,22 @@ export interface operations {
                         label?: string | null;
                         options?: string[] | null;
                         value?: (string | boolean) | null;
+                        min?: number | null;
+                        max?: number | null;
+                        decimals?: number | null;
+                        validation?: {
+                            /** @enum {string} */
+                            format?: "email" | "phone" | "digits" | "date";
+                            /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                            pattern?: string;
+                            minLength?: number;
+                            maxLength?: number;
+                        } | null;
+                        showIf?: {
+                            /** @description the label of the field looked at */
+                            field: string;
+                            equals: string | boolean;
+                        } | null;
                     }[];
                 };
             };
@@ -8958,7 +9159,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ]
                      *     }
@@ -9517,7 +9723,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "signee": {
@@ -9790,7 +10001,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "signee": {
@@ -10213,7 +10429,12 @@ export interface operations {
                      *           "label": null,
                      *           "options": null,
                      *           "value": null,
-                     *           "filledAt": null
+                     *           "filledAt": null,
+                     *           "min": null,
+                     *           "max": null,
+                     *           "decimals": null,
+                     *           "validation": null,
+                     *           "showIf": null
                      *         }
                      *       ],
                      *       "filledFields": [
@@ -10233,6 +10454,19 @@ export interface operations {
                      *           ],
                      *           "value": "text",
                      *           "filledAt": "text",
+                     *           "min": 1,
+                     *           "max": 1,
+                     *           "decimals": 1,
+                     *           "validation": {
+                     *             "format": "email",
+                     *             "pattern": "text",
+                     *             "minLength": 1,
+                     *             "maxLength": 1
+                     *           },
+                     *           "showIf": {
+                     *             "field": "text",
+                     *             "equals": "text"
+                     *           },
                      *           "signeeName": "text"
                      *         }
                      *       ],
@@ -10284,7 +10518,7 @@ export interface operations {
                             /** Format: uuid */
                             signeeId: string;
                             /** @enum {string} */
-                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment";
+                            type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox" | "dropdown" | "attachment" | "radio" | "number";
                             page: number;
                             x: number;
                             y: number;
@@ -10295,6 +10529,25 @@ export interface operations {
                             options: string[] | null;
                             value: string | boolean | null;
                             filledAt: string | null;
+                            /** @description number fields: the smallest value allowed */
+                            min: number | null;
+                            /** @description number fields: the largest value allowed */
+                            max: number | null;
+                            /** @description number fields: the most decimal places a value may have (0 when null) */
+                            decimals: number | null;
+                            validation: {
+                                /** @enum {string} */
+                                format?: "email" | "phone" | "digits" | "date";
+                                /** @description an RE2 regular expression the whole value must match (at most 500 characters) */
+                                pattern?: string;
+                                minLength?: number;
+                                maxLength?: number;
+                            } | null;
+                            showIf: {
+                                /** @description the label of the field looked at */
+                                field: string;
+                                equals: string | boolean;
+                            } | null;
                             signeeName: string;
                         }[];
                         pages: {

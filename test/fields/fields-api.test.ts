@@ -166,7 +166,7 @@ describe.each(ENGINES)('fields API on %s', (engine) => {
       'options on a text field',
       [signature(0), { ...signature(0), type: 'text', options: ['a'] }],
       'fields[1].options',
-      /^only dropdown fields take options$/,
+      /^only dropdown and radio fields take options$/,
     ],
     [
       'a dropdown value that is not an option',

@@ -183,6 +183,11 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     label: 'Company',
     options: null,
     value: null,
+    min: null,
+    max: null,
+    decimals: null,
+    validation: { minLength: 2, maxLength: 120 },
+    showIf: null,
   },
   BulkSend: {
     id: '01a21561-0a1b-7c2d-8e3f-405162738495',
@@ -215,6 +220,11 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     options: null,
     value: null,
     filledAt: null,
+    min: null,
+    max: null,
+    decimals: null,
+    validation: null,
+    showIf: null,
   },
   AuditEntry: {
     id: '01a21557-6471-76a9-9072-5212aad91677',

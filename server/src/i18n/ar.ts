@@ -268,6 +268,8 @@ export const ar: Catalogue = {
       checkbox: 'مربع اختيار',
       dropdown: 'قائمة منسدلة',
       attachment: 'مرفق',
+      radio: 'اختيار واحد',
+      number: 'رقم',
     },
   },
 };

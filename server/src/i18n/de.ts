@@ -273,6 +273,8 @@ export const de: Catalogue = {
       checkbox: 'Kontrollkästchen',
       dropdown: 'Auswahlliste',
       attachment: 'Anhang',
+      radio: 'Optionsfeld',
+      number: 'Zahl',
     },
   },
 };

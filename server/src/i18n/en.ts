@@ -275,6 +275,8 @@ export const en = {
       checkbox: 'Checkbox',
       dropdown: 'Dropdown',
       attachment: 'Attachment',
+      radio: 'Radio buttons',
+      number: 'Number',
     },
   },
 };

@@ -270,6 +270,8 @@ export const es: Catalogue = {
       checkbox: 'Casilla',
       dropdown: 'Lista desplegable',
       attachment: 'Adjunto',
+      radio: 'Opción única',
+      number: 'Número',
     },
   },
 };

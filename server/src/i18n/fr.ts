@@ -272,6 +272,8 @@ export const fr: Catalogue = {
       checkbox: 'Case à cocher',
       dropdown: 'Liste déroulante',
       attachment: 'Pièce jointe',
+      radio: 'Choix unique',
+      number: 'Nombre',
     },
   },
 };

@@ -271,6 +271,8 @@ export const it: Catalogue = {
       checkbox: 'Casella di controllo',
       dropdown: 'Menu a tendina',
       attachment: 'Allegato',
+      radio: 'Scelta singola',
+      number: 'Numero',
     },
   },
 };

@@ -269,6 +269,8 @@ export const ja: Catalogue = {
       checkbox: 'チェックボックス',
       dropdown: 'ドロップダウン',
       attachment: '添付ファイル',
+      radio: 'ラジオボタン',
+      number: '数値',
     },
   },
 };

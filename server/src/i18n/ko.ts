@@ -269,6 +269,8 @@ export const ko: Catalogue = {
       checkbox: '체크박스',
       dropdown: '드롭다운',
       attachment: '첨부 파일',
+      radio: '라디오 버튼',
+      number: '숫자',
     },
   },
 };

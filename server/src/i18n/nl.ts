@@ -272,6 +272,8 @@ export const nl: Catalogue = {
       checkbox: 'Selectievakje',
       dropdown: 'Keuzelijst',
       attachment: 'Bijlage',
+      radio: 'Keuzerondjes',
+      number: 'Getal',
     },
   },
 };

@@ -272,6 +272,8 @@ export const pl: Catalogue = {
       checkbox: 'Pole wyboru',
       dropdown: 'Lista rozwijana',
       attachment: 'Załącznik',
+      radio: 'Pole wyboru jednokrotnego',
+      number: 'Liczba',
     },
   },
 };

@@ -271,6 +271,8 @@ export const pt: Catalogue = {
       checkbox: 'Caixa de seleção',
       dropdown: 'Lista suspensa',
       attachment: 'Anexo',
+      radio: 'Escolha única',
+      number: 'Número',
     },
   },
 };

@@ -261,6 +261,8 @@ export const zh: Catalogue = {
       checkbox: '复选框',
       dropdown: '下拉列表',
       attachment: '附件',
+      radio: '单选按钮',
+      number: '数字',
     },
   },
 };

@@ -5,6 +5,7 @@
 // DOM.
 import type * as Api from '../../../server/src/api-types.js';
 import type { FieldError } from '../shared/http.js';
+import { NO_RULES, rulesFromServer, rulesInput, type RulesDraft } from './prepare-rules.js';
 
 export type FieldType = Api.Field['type'];
 
@@ -31,10 +32,12 @@ export type DraftField = {
   height: number;
   required: boolean;
   label: string;
-  /** A dropdown's options as typed, one per line. */
+  /** A dropdown's or radio's options as typed, one per line. */
   optionsText: string;
   /** A prefilled value as the server holds it; kept as is. */
   value: string | boolean | null;
+  /** A number's bounds, a text's validation, the condition that shows the field. */
+  rules: RulesDraft;
 };
 
 /** What `PUT /api/documents/{id}/fields` takes for one field. */
@@ -53,6 +56,8 @@ export const FIELD_TYPES: FieldType[] = [
   'checkbox',
   'dropdown',
   'attachment',
+  'radio',
+  'number',
 ];
 
 export const TYPE_NAMES: Record<FieldType, string> = {
@@ -65,6 +70,8 @@ export const TYPE_NAMES: Record<FieldType, string> = {
   checkbox: 'Checkbox',
   dropdown: 'Dropdown',
   attachment: 'Attachment',
+  radio: 'Radio buttons',
+  number: 'Number',
 };
 
 /** Only these have a `required` the sender chooses; the others always are. */
@@ -73,7 +80,12 @@ export const OPTIONAL_TYPES: ReadonlySet<FieldType> = new Set([
   'checkbox',
   'dropdown',
   'attachment',
+  'radio',
+  'number',
 ]);
+
+/** The types that offer a list of options. */
+export const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['dropdown', 'radio']);
 
 /** A new field's size in points: large enough for what the seal draws there. */
 export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> = {
@@ -86,6 +98,8 @@ export const DEFAULT_SIZE: Record<FieldType, { width: number; height: number }> 
   checkbox: { width: 14, height: 14 },
   dropdown: { width: 120, height: 18 },
   attachment: { width: 150, height: 18 },
+  radio: { width: 120, height: 18 },
+  number: { width: 80, height: 18 },
 };
 
 /** The smallest box a resize leaves, in points. */
@@ -124,6 +138,7 @@ export function fromServer(field: Api.Field | Api.TemplateField): DraftField {
     label: field.label ?? '',
     optionsText: (field.options ?? []).join('\n'),
     value: field.value,
+    rules: rulesFromServer(field),
   };
 }
 
@@ -159,11 +174,15 @@ function placement(field: DraftField): Omit<FieldInput, 'signeeId'> {
   if (field.id) input.id = field.id;
   if (OPTIONAL_TYPES.has(field.type)) input.required = field.required;
   // A dropdown without options goes as such: the service's own message says what is missing.
-  if (field.type === 'dropdown') {
+  if (CHOICE_TYPES.has(field.type)) {
     const options = optionsOf(field);
     input.options = options.length > 0 ? options : null;
   }
   if (field.value !== null && OPTIONAL_TYPES.has(field.type)) input.value = field.value;
+  const rules = rulesInput(field.type, field.rules);
+  for (const key of ['min', 'max', 'decimals', 'validation', 'showIf'] as const) {
+    if (rules[key] !== null) Object.assign(input, { [key]: rules[key] });
+  }
   return input;
 }
 
@@ -211,6 +230,7 @@ export function newField(
       label: '',
       optionsText: '',
       value: null,
+      rules: NO_RULES,
     },
     page,
   );
@@ -277,6 +297,11 @@ const PROPERTY_NAMES: Record<string, string> = {
   signeeId: 'Signee',
   roleId: 'Role',
   value: 'Value',
+  min: 'Minimum',
+  max: 'Maximum',
+  decimals: 'Decimal places',
+  validation: 'Validation',
+  showIf: 'Shown when',
   type: 'Type',
   required: 'Required',
 };

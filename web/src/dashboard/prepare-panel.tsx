@@ -1,5 +1,7 @@
 import { useEffect, useId, useState, type CSSProperties } from 'react';
+import { FieldRules } from './prepare-rules-panel.js';
 import {
+  CHOICE_TYPES,
   clampBox,
   colourOf,
   describeField,
@@ -64,6 +66,7 @@ export function FieldPanel(props: {
 
 function FieldEditor(props: {
   field: DraftField;
+  fields: DraftField[];
   participants: Participant[];
   participantLabel: string;
   sizes: PageSize[];
@@ -81,7 +84,19 @@ function FieldEditor(props: {
       .map((e) => e.message)
       .join(' · ') || undefined;
   const general = errors.filter(
-    (e) => !['participantId', 'label', 'required', 'options', 'value'].includes(e.property ?? ''),
+    (e) =>
+      ![
+        'participantId',
+        'label',
+        'required',
+        'options',
+        'value',
+        'min',
+        'max',
+        'decimals',
+        'validation',
+        'showIf',
+      ].includes(e.property ?? ''),
   );
   const set = (patch: Partial<DraftField>) => props.change(field.key, patch);
   const page = sizes[field.page - 1] ?? { width: 1e5, height: 1e5 };
@@ -211,7 +226,7 @@ function FieldEditor(props: {
         ) : (
           <p className="field-hint">Always required.</p>
         )}
-        {field.type === 'dropdown' && (
+        {CHOICE_TYPES.has(field.type) && (
           <div className="field">
             <label className="field-label" htmlFor={`${id}-options`}>
               Options
@@ -241,6 +256,7 @@ function FieldEditor(props: {
             )}
           </div>
         )}
+        <FieldRules id={id} field={field} fields={props.fields} set={set} errorOf={errorOf} />
         <fieldset className="plain place-grid">
           <legend className="field-label">Place (points from the page’s top-left)</legend>
           <NumberField

@@ -1,5 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { initialsOf } from '../../../server/src/modules/fields/field-filling.js';
+import { hiddenFields } from '../../../server/src/modules/fields/show-if.js';
+import {
+  numberValueProblem,
+  textValueProblem,
+} from '../../../server/src/modules/fields/validation.js';
 import type { SigningSession } from './signing-api.js';
 
 /** One of the signee's own fields, as `GET /api/signing/{token}` answers it. */
@@ -16,7 +21,20 @@ export type Mark =
 
 // Types whose value the signee gives; signature and initials are applied, the rest the service fills.
 // An attachment's value is the id the upload answered (attachment-field.tsx).
-const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment']);
+const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment', 'radio', 'number']);
+
+/**
+ * What a radio's, a number's or a validated text's value breaks, by the rules the server
+ * applies on submit (the same code): null when empty or fine.
+ */
+export function valueProblem(field: SigningField, value: string | boolean | undefined) {
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const text = value.trim();
+  if (field.type === 'number') return numberValueProblem(text, field);
+  if (field.type === 'text') return textValueProblem(text, field.validation);
+  if (field.type === 'radio' && !(field.options ?? []).includes(text)) return 'not an option';
+  return null;
+}
 
 /** A field's accessible name: its label, or its type in the page's language. */
 export function fieldName(
@@ -92,10 +110,28 @@ export function useFieldFilling(
     [applied, marks.signature, marks.initials, values],
   );
 
-  // Signature and initials are always required (decisions §8); the others when marked so.
-  const left = fields.filter((f) => f.required && !isFilled(f));
+  // Fields whose condition does not hold with the values so far: not shown, not required, and
+  // sent no value (the server refuses one).
+  const hidden = useMemo(
+    () => hiddenFields(fields, (f) => (values[f.id] === undefined ? f.value : values[f.id])),
+    [fields, values],
+  );
+  const problems = useMemo(() => {
+    const found = new Map<string, string>();
+    for (const f of fields) {
+      const problem = hidden.has(f.id) ? null : valueProblem(f, values[f.id]);
+      if (problem) found.set(f.id, problem);
+    }
+    return found;
+  }, [fields, values, hidden]);
+
+  // Signature and initials are always required (decisions §8); the others when marked so. A
+  // value that breaks its field's rules keeps the field among those left.
+  const left = fields.filter(
+    (f) => !hidden.has(f.id) && ((f.required && !isFilled(f)) || problems.has(f.id)),
+  );
   const submitted = fields
-    .filter((f) => SIGNEE_FILLED.has(f.type) && values[f.id] !== undefined)
+    .filter((f) => SIGNEE_FILLED.has(f.type) && values[f.id] !== undefined && !hidden.has(f.id))
     .map((f) => ({ id: f.id, value: values[f.id] }));
 
   return {
@@ -109,6 +145,8 @@ export function useFieldFilling(
     submitted,
     fileNames,
     setFileName,
+    hidden,
+    problems,
   };
 }
 

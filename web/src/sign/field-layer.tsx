@@ -56,7 +56,7 @@ export function FieldLayer(props: FieldLayerProps & { pageNumber: number; scale:
   const { t } = useSpeech();
   const page = pages[pageNumber - 1];
   if (!page) return null;
-  const own = filling.fields.filter((f) => f.page === pageNumber);
+  const own = filling.fields.filter((f) => f.page === pageNumber && !filling.hidden.has(f.id));
   const filled = others.filter((f) => f.page === pageNumber);
   if (own.length === 0 && filled.length === 0) return null;
   return (
@@ -200,21 +200,85 @@ function OwnField(props: {
           ))}
         </select>
       );
-    default:
+    case 'radio':
+      return <RadioField {...props} name={name} className={className} />;
+    default: {
+      const problem = filling.problems.get(f.id);
+      const number = f.type === 'number';
       return (
-        <input
-          type="text"
-          className={className}
-          style={style}
-          aria-label={name}
-          aria-required={f.required || undefined}
-          maxLength={MAX_TEXT_VALUE}
-          placeholder={f.label ?? undefined}
-          value={typeof filling.values[f.id] === 'string' ? (filling.values[f.id] as string) : ''}
-          disabled={disabled}
-          onChange={(e) => filling.setValue(f.id, e.target.value)}
-          {...common}
-        />
+        <>
+          <input
+            type={number ? 'number' : 'text'}
+            inputMode={number ? (f.decimals ? 'decimal' : 'numeric') : undefined}
+            min={number ? (f.min ?? undefined) : undefined}
+            max={number ? (f.max ?? undefined) : undefined}
+            step={number ? 10 ** -(f.decimals ?? 0) : undefined}
+            className={`${className}${problem ? ' invalid' : ''}`}
+            style={style}
+            aria-label={name}
+            aria-required={f.required || undefined}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `problem-${f.id}` : undefined}
+            maxLength={number ? undefined : (f.validation?.maxLength ?? MAX_TEXT_VALUE)}
+            placeholder={f.label ?? undefined}
+            value={typeof filling.values[f.id] === 'string' ? (filling.values[f.id] as string) : ''}
+            disabled={disabled}
+            onChange={(e) => filling.setValue(f.id, e.target.value)}
+            {...common}
+          />
+          {problem && (
+            <span
+              id={`problem-${f.id}`}
+              className="field-problem"
+              style={{
+                left: style.left,
+                top: `calc(${String(style.top)} + ${String(style.height)})`,
+              }}
+            >
+              {name}: {problem}
+            </span>
+          )}
+        </>
       );
+    }
   }
+}
+
+// A radio's options as a group of native radio buttons (arrow keys move between them), laid out
+// in the field's box.
+function RadioField(props: {
+  field: SigningField;
+  style: CSSProperties;
+  filling: FieldFilling;
+  disabled: boolean;
+  name: string;
+  className: string;
+}) {
+  const { field: f, filling } = props;
+  const chosen = filling.values[f.id];
+  return (
+    <span
+      role="radiogroup"
+      aria-label={props.name}
+      aria-required={f.required || undefined}
+      className={props.className}
+      style={props.style}
+      data-field-id={f.id}
+      data-field-type={f.type}
+    >
+      {(f.options ?? []).map((option) => (
+        <label key={option} className="field-radio-option">
+          <input
+            type="radio"
+            name={`radio-${f.id}`}
+            value={option}
+            checked={chosen === option}
+            disabled={props.disabled}
+            onChange={() => filling.setValue(f.id, option)}
+          />
+          <span>{option}</span>
+        </label>
+      ))}
+    </span>
+  );
 }

@@ -1,5 +1,7 @@
 import type { FieldError } from '../../lib/errors.js';
 import type { FieldRow } from './fields.repo.js';
+import { hiddenFields } from './show-if.js';
+import { numberValueProblem, textValueProblem } from './validation.js';
 
 /** What a signee filled in: a field's id and its value. */
 export type SubmittedValue = { id: string; value: string | boolean };
@@ -10,15 +12,16 @@ export type AdoptedMark =
 
 // Types whose value the signee gives; the others come from the adopted marks or the service.
 // An attachment's value is the id of a file the signee uploaded (checked by signing/attachments.ts).
-const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment']);
+const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment', 'radio', 'number']);
 
 const describe = (f: FieldRow) => `${f.label ? `"${f.label}" ` : ''}(${f.type}, page ${f.page})`;
 
 /**
  * Checks what a signee submitted against their own fields, as the server must (the page is
  * not trusted): each id one of theirs and of a type they fill, each value of its type (a
- * dropdown's among its options), and every required field filled, a prefilled value counting.
- * Answers the value each of their fields ends with.
+ * dropdown's or radio's among its options, a number's and a text's by their rules), no value for
+ * a field its condition hides, and every required field that shows filled, a prefilled value
+ * counting. Answers the value each of their fields ends with (none for a hidden one).
  */
 export function checkFieldValues(
   own: FieldRow[],
@@ -46,10 +49,29 @@ export function checkFieldValues(
       const options = field.options ?? [];
       if (!options.includes(text)) return at(`must be one of: ${options.join(', ')}`);
     }
+    const problem = text === '' ? null : ownValueProblem(field, text);
+    if (problem) {
+      return errors.push({ path: `fields[${i}].value`, message: `${describe(field)} ${problem}` });
+    }
     values.set(id, text);
+  });
+  const hidden = hiddenFields(own.map(conditional), (f) =>
+    values.has(f.id) ? values.get(f.id) : f.value,
+  );
+  submitted.forEach(({ id }, i) => {
+    const field = byId.get(id);
+    if (!field || !hidden.has(id)) return;
+    errors.push({
+      path: `fields[${i}].value`,
+      message: `${describe(field)} is hidden (${JSON.stringify(field.show_if?.field)} does not hold ${JSON.stringify(field.show_if?.equals)}) and takes no value`,
+    });
   });
   for (const field of own) {
     if (!SIGNEE_FILLED.has(field.type)) continue;
+    if (hidden.has(field.id)) {
+      values.delete(field.id);
+      continue;
+    }
     const value = values.has(field.id) ? values.get(field.id)! : field.value;
     const empty = value === null || value === '' || value === false;
     if (field.required && empty) {
@@ -62,6 +84,28 @@ export function checkFieldValues(
   }
   return { values, errors };
 }
+
+// What a radio's, a number's or a validated text's (non-empty) value breaks, or null.
+function ownValueProblem(field: FieldRow, text: string): string | null {
+  switch (field.type) {
+    case 'radio': {
+      const options = field.options ?? [];
+      return options.includes(text) ? null : `must be one of: ${options.join(', ')}`;
+    }
+    case 'number':
+      return numberValueProblem(text, {
+        min: field.min ?? null,
+        max: field.max ?? null,
+        decimals: field.decimals ?? null,
+      });
+    case 'text':
+      return textValueProblem(text, field.validation ?? null);
+    default:
+      return null;
+  }
+}
+
+const conditional = (f: FieldRow) => ({ ...f, showIf: f.show_if ?? null });
 
 /**
  * The value each of a signee's fields is stored with once they signed: their marks for

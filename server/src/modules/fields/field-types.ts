@@ -9,6 +9,8 @@ export const FIELD_TYPES = [
   'checkbox',
   'dropdown',
   'attachment',
+  'radio',
+  'number',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -25,7 +27,13 @@ export const ALWAYS_REQUIRED: ReadonlySet<FieldType> = new Set([
 ]);
 
 /** Types an input may prefill. */
-export const PREFILLABLE: ReadonlySet<FieldType> = new Set(['text', 'checkbox', 'dropdown']);
+export const PREFILLABLE: ReadonlySet<FieldType> = new Set([
+  'text',
+  'checkbox',
+  'dropdown',
+  'radio',
+  'number',
+]);
 
 /**
  * The smallest box (PDF points) of each type: a text tag's own box is grown to it, so that
@@ -41,6 +49,8 @@ export const MIN_FIELD_SIZE: Record<FieldType, { width: number; height: number }
   checkbox: { width: 12, height: 12 },
   dropdown: { width: 80, height: 16 },
   attachment: { width: 80, height: 16 },
+  radio: { width: 80, height: 16 },
+  number: { width: 48, height: 16 },
 };
 
 /** A page's size as a viewer shows it (after its CropBox and /Rotate), in points. */

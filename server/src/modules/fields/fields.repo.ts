@@ -1,6 +1,8 @@
 import type { DbOrTrx } from '../../db/handle.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { Box, FieldType } from './field-types.js';
+import type { ShowIf } from './show-if.js';
+import type { TextValidation } from './validation.js';
 
 /** A field (decisions §8) of a document. */
 export type FieldRow = {
@@ -20,6 +22,14 @@ export type FieldRow = {
   /** The text tag the field came from: its value covers it. */
   tag_box: Box | null;
   filled_at: string | null;
+  /** A number field's bounds and decimal places (decisions §15). */
+  min?: number | null;
+  max?: number | null;
+  decimals?: number | null;
+  /** A text field's rules. */
+  validation?: TextValidation | null;
+  /** The condition under which the field shows. */
+  show_if?: ShowIf | null;
 };
 
 // A document's fields are one JSON array in its row's `fields` column (migration 0014), written
@@ -36,6 +46,11 @@ type StoredField = Pick<
   value?: string | boolean;
   tag_box?: Box;
   filled_at?: string;
+  min?: number;
+  max?: number;
+  decimals?: number;
+  validation?: TextValidation;
+  show_if?: ShowIf;
 };
 
 /** The stored form of a document's fields: null when it has none. */
@@ -58,6 +73,11 @@ export function encodeFields(fields: FieldRow[]): string | null {
     if (f.value !== null) field.value = f.value;
     if (f.tag_box !== null) field.tag_box = f.tag_box;
     if (f.filled_at !== null) field.filled_at = f.filled_at;
+    if (f.min != null) field.min = f.min;
+    if (f.max != null) field.max = f.max;
+    if (f.decimals != null) field.decimals = f.decimals;
+    if (f.validation != null) field.validation = f.validation;
+    if (f.show_if != null) field.show_if = f.show_if;
     return field;
   });
   return JSON.stringify(stored);
@@ -81,6 +101,11 @@ export function decodeFields(json: string | null): FieldRow[] {
     value: f.value ?? null,
     tag_box: f.tag_box ?? null,
     filled_at: f.filled_at ?? null,
+    min: f.min ?? null,
+    max: f.max ?? null,
+    decimals: f.decimals ?? null,
+    validation: f.validation ?? null,
+    show_if: f.show_if ?? null,
   }));
 }
 

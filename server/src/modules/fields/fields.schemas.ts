@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import type { FieldError } from '../../lib/errors.js';
-import {
-  ALWAYS_REQUIRED,
-  FIELD_TYPES,
-  PREFILLABLE,
-  type Box,
-  type PageSize,
-} from './field-types.js';
+import { ALWAYS_REQUIRED, FIELD_TYPES, type Box, type PageSize } from './field-types.js';
+import { checkBody } from './field-rules.js';
+import { MAX_DECIMALS, TEXT_FORMATS } from './validation.js';
 
 /** At most this many fields on one document. */
 export const MAX_FIELDS = 500;
@@ -92,6 +88,30 @@ function checkField(rules: Record<string, NumberRule>) {
   };
 }
 
+const bound = z.number().min(-1e12).max(1e12);
+
+/** A text field's rules (decisions §15): `pattern` runs on a linear-time RE2 engine. */
+const textValidation = z
+  .object({
+    format: z.enum(TEXT_FORMATS).optional(),
+    pattern: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('an RE2 regular expression the whole value must match (at most 500 characters)'),
+    minLength: z.number().int().min(0).max(MAX_TEXT_VALUE).optional(),
+    maxLength: z.number().int().min(1).max(MAX_TEXT_VALUE).optional(),
+  })
+  .strict();
+
+/** A field shown only while a checkbox, radio or dropdown of the same signee holds `equals`. */
+const showIf = z
+  .object({
+    field: z.string().trim().min(1).max(200).describe('the label of the field looked at'),
+    equals: z.union([z.string().max(200), z.boolean()]),
+  })
+  .strict();
+
 const fieldValue = z.union([z.string().max(MAX_TEXT_VALUE), z.boolean()]);
 
 /** The Field resource (decisions §8). */
@@ -110,6 +130,15 @@ export const fieldSchema = z
     options: z.array(z.string()).nullable(),
     value: z.union([z.string(), z.boolean()]).nullable(),
     filledAt: timestamp.nullable(),
+    min: z.number().nullable().describe('number fields: the smallest value allowed'),
+    max: z.number().nullable().describe('number fields: the largest value allowed'),
+    decimals: z
+      .number()
+      .int()
+      .nullable()
+      .describe('number fields: the most decimal places a value may have (0 when null)'),
+    validation: textValidation.nullable(),
+    showIf: showIf.nullable(),
   })
   .meta({ id: 'Field' });
 
@@ -132,45 +161,17 @@ const fieldBody = {
     .nullable()
     .optional(),
   value: fieldValue.nullable().optional(),
+  min: bound.nullable().optional(),
+  max: bound.nullable().optional(),
+  decimals: z.number().int().min(0).max(MAX_DECIMALS).nullable().optional(),
+  validation: textValidation.nullable().optional(),
+  showIf: showIf.nullable().optional(),
 };
 
-type FieldBody = z.output<z.ZodObject<typeof fieldBody>>;
+/** A field input's own properties, as checked. */
+export type FieldBody = z.output<z.ZodObject<typeof fieldBody>>;
 
-/** What a dropdown without options is told, wherever it is found (input, or at sending). */
-export const NO_OPTIONS = 'a dropdown needs at least one option';
-
-// The rules between a field's own properties: options only and always on dropdowns, a value
-// only where the sender may prefill one, and of the type's kind. No closure is made per field:
-// one (an `issue(path, message)` helper) made this check cost 0.25 µs a field, 40 times the
-// rules it ran.
-function checkBody(field: FieldBody, issues: z.core.$ZodRawIssue[]) {
-  const dropdown = field.type === 'dropdown';
-  if (dropdown ? !field.options?.length : field.options != null) {
-    const message = dropdown ? NO_OPTIONS : 'only dropdown fields take options';
-    issues.push(bodyIssue(field, 'options', message));
-  }
-  if (field.value == null) return;
-  const problem = valueProblem(field);
-  if (problem) issues.push(bodyIssue(field, 'value', problem));
-}
-
-export function valueProblem(field: FieldBody): string | null {
-  if (!PREFILLABLE.has(field.type)) {
-    return `a ${field.type} field is filled when signing and takes no value`;
-  }
-  if (field.type === 'checkbox') {
-    return typeof field.value === 'boolean' ? null : 'a checkbox value is true or false';
-  }
-  if (typeof field.value !== 'string') return `a ${field.type} value is a string`;
-  if (field.type === 'dropdown' && !field.options?.includes(field.value)) {
-    return 'must be one of the options';
-  }
-  return null;
-}
-
-function bodyIssue(field: FieldBody, path: string, message: string): z.core.$ZodRawIssue {
-  return { code: 'custom', path: [path], message, input: field, continue: true };
-}
+export { NO_OPTIONS, numberRules, valueProblem } from './field-rules.js';
 
 /** One element of quick-create's `fields` part: the signee by 0-based position. */
 export const quickCreateFieldSchema = z

@@ -7,6 +7,7 @@ import { readAll, type Storage } from '../storage/storage.js';
 import { requireMembership } from '../tenants/tenants.service.js';
 import type { PageSize } from './field-types.js';
 import * as repo from './fields.repo.js';
+import { showIfErrors } from './show-if.js';
 import { z } from 'zod';
 import {
   MAX_FIELDS,
@@ -41,6 +42,11 @@ export function presentField(f: repo.FieldRow) {
     options: f.options,
     value: f.value,
     filledAt: f.filled_at,
+    min: f.min ?? null,
+    max: f.max ?? null,
+    decimals: f.decimals ?? null,
+    validation: f.validation ?? null,
+    showIf: f.show_if ?? null,
   };
 }
 
@@ -67,6 +73,11 @@ export function fieldRows<F extends Omit<FieldDraft, 'signeeId'>>(
     value: f.value ?? null,
     tag_box: f.tagBox ?? null,
     filled_at: null,
+    min: f.min ?? null,
+    max: f.max ?? null,
+    decimals: f.decimals ?? null,
+    validation: f.validation ?? null,
+    show_if: f.showIf ?? null,
   }));
 }
 
@@ -199,6 +210,7 @@ export function replacementFields(input: {
       participant,
     }),
     ...placementErrors(input.fields, input.pages),
+    ...showIfErrors(input.fields, (f) => f.ownerId),
   );
   if (errors.length > 0) throw validationError(errors);
   const drafts = input.fields.map((field) => {

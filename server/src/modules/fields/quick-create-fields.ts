@@ -10,6 +10,7 @@ import {
 import { MAX_FIELDS, fieldPath, placementErrors, type FieldDraft } from './fields.schemas.js';
 import { parseFieldsPart } from './fields.service.js';
 import { knownPageSizes, readPageSizes } from './page-sizes.js';
+import { showIfErrors } from './show-if.js';
 import { scanTextTagsOffThread } from './text-tags-worker.js';
 
 /** A quick-create field before its signee has an id: the signee by position. */
@@ -72,7 +73,11 @@ export async function prepareFields(
   if (!placed.textTags) {
     const pageSizes =
       knownPageSizes(upload.sha256) ?? (await readPageSizes(await read(), upload.sha256));
-    const errors = [...placementErrors(placed.fields, pageSizes), ...placedErrors];
+    const errors = [
+      ...placementErrors(placed.fields, pageSizes),
+      ...placedErrors,
+      ...showIfErrors(placed.fields, (f) => f.signee),
+    ];
     if (errors.length > 0) throw validationError(errors);
     return { fields: placed.fields, pageSizes };
   }
@@ -117,5 +122,9 @@ export async function prepareFields(
       `A document has at most ${MAX_FIELDS} fields; the text tags and the fields part make ${placed.fields.length + tagged.length}.`,
     );
   }
-  return { fields: [...placed.fields, ...tagged], pageSizes: scan.pages };
+  // Conditions may look at fields the tags made: checked on the whole set (a tag has none).
+  const all = [...placed.fields, ...tagged];
+  const conditionErrors = showIfErrors(all, (f) => f.signee);
+  if (conditionErrors.length > 0) throw validationError(conditionErrors);
+  return { fields: all, pageSizes: scan.pages };
 }

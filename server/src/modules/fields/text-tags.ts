@@ -6,6 +6,7 @@ import {
   type FieldType,
   type PageSize,
 } from './field-types.js';
+import { readTagSettings, type TagSettings } from './tag-settings.js';
 
 /** A field a text tag asks for, placed where the tag is written. */
 export type TextTagField = {
@@ -25,7 +26,7 @@ export type TextTagField = {
   tagBox: Box;
   required: boolean;
   label: string | null;
-};
+} & Omit<TagSettings, 'label'>;
 
 /** A tag that cannot become a field, and why. */
 export type TextTagProblem = { tag: string; page: number; message: string };
@@ -151,7 +152,7 @@ export type TextTagOptions = { signeeCount?: number; participant?: 'signee' | 'r
 function parseTag(
   inner: string,
   { signeeCount, participant = 'signee' }: TextTagOptions,
-): Pick<TextTagField, 'type' | 'signee' | 'required' | 'label'> | { problem: string } {
+): (Pick<TextTagField, 'type' | 'signee' | 'required'> & TagSettings) | { problem: string } {
   const m = GRAMMAR.exec(inner);
   if (!m)
     return {
@@ -173,8 +174,10 @@ function parseTag(
     const owner = participant === 'role' ? 'template' : 'document';
     return { problem: `${participant} ${n} does not exist (the ${owner} has ${count})` };
   }
-  const label = rawLabel?.trim() || null;
-  if (label && label.length > MAX_LABEL) {
+  // Dropdowns, radios and numbers take settings after their label (tag-settings.ts).
+  const settings = readTagSettings(type, rawLabel);
+  if ('problem' in settings) return settings;
+  if (settings.label && settings.label.length > MAX_LABEL) {
     return { problem: `the label is longer than ${MAX_LABEL} characters` };
   }
   const fieldType = type as FieldType;
@@ -182,7 +185,7 @@ function parseTag(
     type: fieldType,
     signee: n - 1,
     required: ALWAYS_REQUIRED.has(fieldType) || bang === '!',
-    label,
+    ...settings,
   };
 }
 

@@ -23,7 +23,8 @@ type Matrix = readonly [number, number, number, number, number, number];
 /**
  * Draws every field's value inside its box on the original page, upright as the page is
  * displayed: signature and initials images keep their aspect ratio, text shrinks or wraps to
- * stay inside, a ticked checkbox gets a check mark; empty fields draw nothing. A field that
+ * stay inside, a ticked checkbox gets a check mark, a radio a round mark before its chosen option,
+ * a number its text as entered; empty fields (and hidden ones: stored empty) draw nothing. A field that
  * came from a text tag first gets its tag painted over. Each page is drawn on the canvas
  * `canvasFor` gives, which the caller flushes.
  */
@@ -87,6 +88,8 @@ function drawValue(pdf: PDF, fonts: SealFonts, canvas: PageCanvas, field: SealFi
       return drawMark(pdf, fonts, canvas, field.mark ?? {}, String(field.value), box);
     case 'checkbox':
       return drawCheck(canvas, box);
+    case 'radio':
+      return drawChoice(fonts.regular, canvas, String(field.value), box);
     default:
       return drawText(fonts.regular, canvas, String(field.value), box);
   }
@@ -138,6 +141,30 @@ function drawCheck(canvas: PageCanvas, box: Box) {
   const width = Math.max(1, side / 8);
   canvas.line(x + side * 0.18, y + side * 0.5, x + side * 0.42, y + side * 0.22, INK, width);
   canvas.line(x + side * 0.42, y + side * 0.22, x + side * 0.85, y + side * 0.82, INK, width);
+}
+
+// A radio's chosen option: a filled round mark at the box's left, then the option's text (the
+// box is a field's, sized for one value: the other options are not drawn, the certificate
+// names the chosen one too).
+function drawChoice(font: SealFont, canvas: PageCanvas, option: string, box: Box) {
+  const side = Math.min(box.height, box.width / 3, 14);
+  const r = side * 0.4;
+  const [cx, cy] = [box.x + side / 2, box.y + box.height / 2];
+  const steps = 24;
+  for (let i = 0; i < steps; i++) {
+    const [a, b] = [(i / steps) * 2 * Math.PI, ((i + 1) / steps) * 2 * Math.PI];
+    const [x1, y1, x2, y2] = [Math.cos(a), Math.sin(a), Math.cos(b), Math.sin(b)];
+    canvas.line(cx + r * x1, cy + r * y1, cx + r * x2, cy + r * y2, INK, Math.max(0.5, r / 6));
+  }
+  // The dot inside: horizontal strokes across a disc of half the ring's radius.
+  const dot = r * 0.55;
+  const stroke = dot / 3;
+  for (let y = -dot + stroke / 2; y < dot; y += stroke) {
+    const half = Math.sqrt(Math.max(0, dot * dot - y * y));
+    canvas.line(cx - half, cy + y, cx + half, cy + y, INK, stroke * 1.1);
+  }
+  const rest = { ...box, x: box.x + side + 1, width: box.width - side - 1 };
+  if (rest.width > 4) drawText(font, canvas, option, rest);
 }
 
 /** Where a text's lines go in its box: the first baseline above the box's bottom, then down. */

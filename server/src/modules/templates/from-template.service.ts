@@ -102,9 +102,10 @@ export async function createFromTemplateInTrx(
     reminders: input.reminders,
     at: nowIso(),
   });
-  const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, ...f }) => ({
+  const fields = decodeFields(template.fields).map(({ id, signee_id, tag_box, show_if, ...f }) => ({
     ...f,
     tagBox: tag_box,
+    showIf: show_if,
     value: input.values.get(id) ?? f.value,
     signee: position.get(signee_id)!,
   }));
