@@ -16,7 +16,12 @@ import type {
   SigneeInput,
   SigneeRole,
 } from './client-types.js';
-import type { AuditEntry, RemindResult, TextTagPreview } from './resource-types.js';
+import type {
+  AuditEntry,
+  FieldAttachment,
+  RemindResult,
+  TextTagPreview,
+} from './resource-types.js';
 import type { TemplateWithFields } from './template-types.js';
 import { toBlob, type Transport } from './transport.js';
 
@@ -121,6 +126,13 @@ export function documentsApi(t: Transport) {
       const { document } = await typed<DocumentDetail>(t.call('getDocument', { documentId }));
       return downloadUrl(t, document.downloadUrl);
     },
+    /** The files the document's signees attached for its `attachment` fields. */
+    attachments: async (documentId: string) =>
+      (await typed<{ attachments: FieldAttachment[] }>(t.call('listAttachments', { documentId })))
+        .attachments,
+    /** One attached file's bytes (a PDF, PNG or JPEG). */
+    downloadAttachment: (documentId: string, attachmentId: string) =>
+      t.bytes('downloadAttachment', { documentId, attachmentId }),
     /** Revokes the signed-copy links of the completion e-mails; answers how many still worked. */
     revokeCopyLinks: (documentId: string) => t.call('revokeCopyLinks', { documentId }),
     /** Makes a template of a draft: its signees become roles (named by `roles` if given). */

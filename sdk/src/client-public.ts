@@ -99,6 +99,22 @@ export function signingApi(t: Transport) {
       if (cookie) cookies.set(token, cookie);
       return (await res.json()) as { method: string; expiresAt: string };
     },
+    /**
+     * Uploads a file for an `attachment` field (PDF, PNG or JPEG, at most 10 MiB); its
+     * `attachmentId` is then the field's value in `sign`.
+     */
+    uploadAttachment: async (
+      token: string,
+      file: { data: Blob | Uint8Array | ArrayBuffer; name: string; type: string },
+      fieldId?: string,
+    ) => {
+      const form = new FormData();
+      if (fieldId) form.append('fieldId', fieldId);
+      form.append('file', toBlob(file.data, file.type), file.name);
+      return typed<{ attachmentId: string }>(
+        t.call('uploadAttachment', { token }, {}, { form, ...withCookie(token) }),
+      );
+    },
     /** Signs: consent, the adopted signature (and initials), the signee's field values. */
     sign: (token: string, input: SignInput) =>
       t.call('sign', { token }, {}, { json: input, ...withCookie(token) }),

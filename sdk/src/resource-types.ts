@@ -21,6 +21,8 @@ export type TenantSettingsEdit = SignetRequest<'updateTenantSettings'>;
 export type ActivityEntry = Schemas['ActivityEntry'];
 /** A page of the tenant's activity log, newest first (`tenants.activity`). */
 export type ActivityPage = SignetAnswer<'listTenantActivity'>;
+/** A file a signee attached for an `attachment` field. */
+export type FieldAttachment = Schemas['Attachment'];
 /** A pending invitation to join a tenant. */
 export type Invitation = Schemas['Invitation'];
 /** Any event of the feed or a webhook delivery, as the OpenAPI document describes it. */
