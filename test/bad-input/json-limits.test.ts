@@ -8,7 +8,7 @@ describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
   let ctx: TestContext;
   let owner: Awaited<ReturnType<typeof createUser>>;
   let tenantId: string;
-  let routes: Array<{ url: string; headers: Record<string, string> }>;
+  let routes: Array<{ url: string; headers: Record<string, string>; limit?: number }>;
   beforeAll(async () => {
     ctx = await createTestContext(engine, { workers: false, listen: true });
     owner = await createUser(ctx);
@@ -24,7 +24,8 @@ describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
         url: '/api/account/api-keys',
         headers: { cookie: owner.cookie, origin: 'http://localhost:3000' },
       },
-      { url: '/api/signing/sg_abcdefghijklmnopqrstuvwxyz/sign', headers: {} },
+      // Signing takes 4 MiB: an uploaded signature image of 1 MiB, as base64 (decisions §15).
+      { url: '/api/signing/sg_abcdefghijklmnopqrstuvwxyz/sign', headers: {}, limit: 4 },
     ];
   });
   afterAll(() => ctx.close());
@@ -37,10 +38,10 @@ describe.each(ENGINES)('oversized and deeply nested JSON on %s', (engine) => {
       payload,
     });
 
-  it('refuses a body over 1 MiB with 413 on every JSON route, and changes nothing', async () => {
+  it('refuses a body over its limit (1 MiB; signing 4) with 413 on every JSON route, and changes nothing', async () => {
     const before = await rowCounts(ctx);
-    const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024), email: 'a@example.com' });
-    for (const { url, headers } of routes) {
+    for (const { url, headers, limit = 1 } of routes) {
+      const big = JSON.stringify({ name: 'x'.repeat(limit * 1024 * 1024), email: 'a@example.com' });
       const res = await post(url, headers, big);
       expect(res.statusCode, url).toBe(413);
       expectProblem(res, url);
