@@ -6,7 +6,7 @@ import { asApiError } from './api.js';
 import { call } from './dashboard-api.js';
 import { NoTenant } from './layout.js';
 import { useSession } from './session.js';
-import { ErrorMessage, PageTitle, Time } from './ui.js';
+import { ErrorMessage, LoadMore, PageTitle, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 type Loaded = { activity: Api.ActivityEntry[]; nextCursor: string | null };
@@ -94,18 +94,7 @@ export function ActivityPage() {
               ))}
             </ol>
           )}
-          {list?.nextCursor && (
-            <div className="button-row pager">
-              <button
-                type="button"
-                className="button secondary"
-                disabled={loadingMore}
-                onClick={() => void loadMore()}
-              >
-                {loadingMore ? 'Loading…' : 'Load more'}
-              </button>
-            </div>
-          )}
+          {list?.nextCursor && <LoadMore loading={loadingMore} onClick={loadMore} />}
         </>
       )}
     </>

@@ -6,7 +6,7 @@ import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { ApiError } from '../shared/http.js';
-import { ErrorMessage, SearchForm, Time } from './ui.js';
+import { ErrorMessage, LoadMore, SearchForm, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 const PAGE_SIZE = 20;
@@ -129,18 +129,7 @@ export function TemplatesPage() {
           </table>
         </div>
       )}
-      {list?.nextCursor && (
-        <div className="button-row pager">
-          <button
-            type="button"
-            className="button secondary"
-            disabled={loadingMore}
-            onClick={() => void loadMore()}
-          >
-            {loadingMore ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      {list?.nextCursor && <LoadMore loading={loadingMore} onClick={loadMore} />}
     </>
   );
 }

@@ -301,3 +301,19 @@ export function Time(props: { value: string | null; empty?: string }) {
 export function StatusBadge(props: { status: string }) {
   return <span className={`badge badge-${props.status}`}>{props.status.replace(/_/g, ' ')}</span>;
 }
+
+/** The "Load more" button under a list with a next page; shows that it is loading. */
+export function LoadMore(props: { loading: boolean; onClick: () => Promise<void> | void }) {
+  return (
+    <div className="button-row pager">
+      <button
+        type="button"
+        className="button secondary"
+        disabled={props.loading}
+        onClick={() => void props.onClick()}
+      >
+        {props.loading ? 'Loading…' : 'Load more'}
+      </button>
+    </div>
+  );
+}
