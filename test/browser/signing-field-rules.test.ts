@@ -6,7 +6,11 @@ import { api, quickCreate } from '../helpers/documents.js';
 import { makePdf } from '../helpers/pdf.js';
 import { waitForStatus } from '../helpers/signing.js';
 import type { SmtpSink } from '../helpers/smtp.js';
-import { startSigningBrowser, type SigningBrowser } from '../helpers/signing-browser.js';
+import {
+  closeCleanPages,
+  startSigningBrowser,
+  type SigningBrowser,
+} from '../helpers/signing-browser.js';
 
 // A radio, a field its choice shows, a text checked as typed (the server's own re2js rules) and
 // a number with bounds on the signing page, with the keyboard, at phone and desktop widths.
@@ -28,16 +32,41 @@ describe.each(ENGINES)('radio, conditional and validated fields in Chromium on %
     ({ smtp, ctx, browser, apiKey, tenantId } = setup);
   });
   afterAll(() => setup?.close());
-  afterEach(async () => {
-    const pages = opened.splice(0);
-    await Promise.all(pages.map((p) => p.close()));
-    for (const { problems } of pages) expect(problems).toEqual([]);
-  });
+  afterEach(() => closeCleanPages(opened.splice(0), ctx.baseUrl, []));
+
+  // Creates and sends a one-signee document with `fields`; opens its signing page.
+  async function openSigning(
+    name: string,
+    fields: unknown[],
+    viewport: { width: number; height: number },
+    language = 'en',
+  ) {
+    const signee = { email: unique('ada'), name: 'Ada Lovelace' };
+    const created = await quickCreate(ctx, apiKey, {
+      tenantId,
+      file: makePdf({ pages: 1, title: 'Order form' }),
+      signees: [signee],
+      extra: { name, fields: JSON.stringify(fields) },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.document.id as string;
+    // The language is a draft's setting (PATCH), not one of quick-create's form fields.
+    await api(ctx, apiKey, 'PATCH', `/api/documents/${id}`, { emailLanguage: language });
+    expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
+      200,
+    );
+    const mail = await smtp.waitFor((m) => (m.to as { text: string }).text === signee.email);
+    const link = /http:\/\/127\.0\.0\.1:\d+\/sign\/sg_[A-Za-z0-9_-]+/.exec(mail.text ?? '')![0];
+    const recorded = await openRecordedPage(browser, viewport);
+    opened.push(recorded);
+    await recorded.page.goto(link);
+    await recorded.page.getByRole('heading', { level: 1, name }).waitFor();
+    return { id, page: recorded.page };
+  }
 
   it.each(Object.entries(VIEWPORTS))(
     'fills and signs them at %s width',
     async (_, viewport) => {
-      const ada = { email: unique('ada'), name: 'Ada Lovelace' };
       const fields = [
         { signee: 0, type: 'signature', page: 1, x: 330, y: 700, width: 180, height: 48 },
         {
@@ -66,25 +95,7 @@ describe.each(ENGINES)('radio, conditional and validated fields in Chromium on %
         },
         { signee: 0, type: 'number', label: 'Seats', min: 1, max: 500, ...at(250, 100) },
       ];
-      const created = await quickCreate(ctx, apiKey, {
-        tenantId,
-        file: makePdf({ pages: 1, title: 'Order form' }),
-        signees: [ada],
-        extra: { name: `Order form ${engine}`, fields: JSON.stringify(fields) },
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const id = created.body.document.id as string;
-      expect((await api(ctx, apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
-        200,
-      );
-      const mail = await smtp.waitFor((m) => (m.to as { text: string }).text === ada.email);
-      const link = /http:\/\/127\.0\.0\.1:\d+\/sign\/sg_[A-Za-z0-9_-]+/.exec(mail.text ?? '')![0];
-
-      const recorded = await openRecordedPage(browser, viewport);
-      opened.push(recorded);
-      const { page } = recorded;
-      await page.goto(link);
-      await page.getByRole('heading', { level: 1, name: `Order form ${engine}` }).waitFor();
+      const { id, page } = await openSigning(`Order form ${engine}`, fields, viewport);
 
       const plan = page.getByRole('radiogroup', { name: 'Plan' });
       const company = page.getByRole('textbox', { name: 'Company' });
@@ -158,4 +169,24 @@ describe.each(ENGINES)('radio, conditional and validated fields in Chromium on %
     },
     120_000,
   );
+
+  it("says a broken rule in the document's language", async () => {
+    const fields = [
+      { signee: 0, type: 'signature', page: 1, x: 330, y: 700, width: 180, height: 48 },
+      { signee: 0, type: 'number', label: 'Plätze', min: 1, max: 500, ...at(250, 100) },
+      { signee: 0, type: 'text', label: 'Telefon', validation: { format: 'phone' }, ...at(300) },
+    ];
+    const { page } = await openSigning(`Bestellung ${engine}`, fields, VIEWPORTS.desktop, 'de');
+    await page.getByRole('spinbutton', { name: 'Plätze' }).fill('600');
+    await expect
+      .poll(() => page.locator('.field-problem').innerText())
+      .toBe('Plätze: darf höchstens 500 sein');
+    await page.getByRole('spinbutton', { name: 'Plätze' }).fill('12');
+    await page.getByRole('textbox', { name: 'Telefon' }).fill('12');
+    await expect
+      .poll(() => page.locator('.field-problem').innerText())
+      .toBe(
+        'Telefon: muss eine Telefonnummer sein (Ziffern, Leerzeichen, + - . ( ); 5 bis 20 Ziffern)',
+      );
+  }, 60_000);
 });

@@ -2,8 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import { initialsOf } from '../../../server/src/modules/fields/field-filling.js';
 import { hiddenFields } from '../../../server/src/modules/fields/show-if.js';
 import {
-  numberValueProblem,
-  textValueProblem,
+  numberValueRule,
+  textValueRule,
+  type BrokenRule,
 } from '../../../server/src/modules/fields/validation.js';
 import type { SigningSession } from './signing-api.js';
 
@@ -24,15 +25,18 @@ export type Mark =
 const SIGNEE_FILLED = new Set(['text', 'checkbox', 'dropdown', 'attachment', 'radio', 'number']);
 
 /**
- * What a radio's, a number's or a validated text's value breaks, by the rules the server
+ * The rule a radio's, a number's or a validated text's value breaks, by the rules the server
  * applies on submit (the same code): null when empty or fine.
  */
-export function valueProblem(field: SigningField, value: string | boolean | undefined) {
+export function valueProblem(
+  field: SigningField,
+  value: string | boolean | undefined,
+): BrokenRule | null {
   if (typeof value !== 'string' || value.trim() === '') return null;
   const text = value.trim();
-  if (field.type === 'number') return numberValueProblem(text, field);
-  if (field.type === 'text') return textValueProblem(text, field.validation);
-  if (field.type === 'radio' && !(field.options ?? []).includes(text)) return 'not an option';
+  if (field.type === 'number') return numberValueRule(text, field);
+  if (field.type === 'text') return textValueRule(text, field.validation);
+  if (field.type === 'radio' && !(field.options ?? []).includes(text)) return { rule: 'option' };
   return null;
 }
 
@@ -117,7 +121,7 @@ export function useFieldFilling(
     [fields, values],
   );
   const problems = useMemo(() => {
-    const found = new Map<string, string>();
+    const found = new Map<string, BrokenRule>();
     for (const f of fields) {
       const problem = hidden.has(f.id) ? null : valueProblem(f, values[f.id]);
       if (problem) found.set(f.id, problem);

@@ -8,6 +8,7 @@ import {
 } from './field-filling.js';
 import { format, useSpeech } from './i18n.js';
 import { intlLocale } from '../../../server/src/i18n/index.js';
+import { describeRule } from '../../../server/src/modules/fields/validation.js';
 import { AttachmentField } from './attachment-field.js';
 
 type PageSize = { width: number; height: number };
@@ -235,7 +236,7 @@ function OwnField(props: {
                 top: `calc(${String(style.top)} + ${String(style.height)})`,
               }}
             >
-              {name}: {problem}
+              {name}: {describeRule(problem, t.fieldRules)}
             </span>
           )}
         </>

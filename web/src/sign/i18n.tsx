@@ -9,12 +9,15 @@ import {
 } from '../../../server/src/i18n/index.js';
 import { DIRECT_LINK_WORDS, type DirectLinkWords } from './direct-link-words.js';
 import { APPROVAL_WORDS, type ApprovalWords } from './approval-words.js';
+import { FIELD_RULE_WORDS } from './field-rule-words.js';
+import type { RuleWords } from '../../../server/src/modules/fields/validation.js';
 
 /** What the signing page says, in one language (a direct link's page too). */
 export type Words = Catalogue['signing'] &
   Omit<ApprovalWords, 'replaced'> & {
     fieldTypes: Catalogue['seal']['fieldTypes'];
     directLink: DirectLinkWords;
+    fieldRules: RuleWords;
   };
 
 /** The page's language and its words. */
@@ -32,6 +35,7 @@ function speechFor(language: Language, approver: boolean): Speech {
       ...approval,
       fieldTypes: c.seal.fieldTypes,
       directLink: DIRECT_LINK_WORDS[language],
+      fieldRules: FIELD_RULE_WORDS[language],
     },
   };
 }

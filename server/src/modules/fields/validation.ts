@@ -21,23 +21,81 @@ export type TextValidation = {
 /** A number field's settings: bounds, and the most decimal places a value may have. */
 export type NumberRules = { min: number | null; max: number | null; decimals: number | null };
 
+/**
+ * The rule a value breaks, with the figure its message names: the server says it in English,
+ * the signing page in the document's language (web/src/sign/field-rule-words.ts).
+ */
+export type BrokenRule =
+  | { rule: 'minLength' | 'maxLength' | 'min' | 'max' | 'decimals'; limit: number }
+  | { rule: 'format'; format: TextFormat }
+  | { rule: 'pattern' | 'wholeNumber' | 'number' | 'option' };
+
+/** How one language says each broken rule; `{limit}` is the figure. */
+export type RuleWords = {
+  minLength: string;
+  maxLength: string;
+  format: Record<TextFormat, string>;
+  pattern: string;
+  wholeNumber: string;
+  number: string;
+  /** At most one decimal place, and at most `{limit}` of them. */
+  oneDecimal: string;
+  decimals: string;
+  min: string;
+  max: string;
+  option: string;
+};
+
+/** The server's words for broken rules: the messages of its 422s. */
+export const ENGLISH_RULE_WORDS: RuleWords = {
+  minLength: 'must be at least {limit} characters long',
+  maxLength: 'must be at most {limit} characters long',
+  format: {
+    email: 'must be an e-mail address',
+    phone: 'must be a phone number (digits, spaces, + - . ( ); 5 to 20 digits)',
+    digits: 'must be digits only',
+    date: 'must be a date (YYYY-MM-DD)',
+  },
+  pattern: 'does not have the required form',
+  wholeNumber: 'must be a whole number',
+  number: 'must be a number (like 12.5)',
+  oneDecimal: 'must have at most 1 decimal place',
+  decimals: 'must have at most {limit} decimal places',
+  min: 'must be at least {limit}',
+  max: 'must be at most {limit}',
+  option: 'not an option',
+};
+
+/** A broken rule in the words of one language (English: the server's). */
+export function describeRule(broken: BrokenRule, words: RuleWords = ENGLISH_RULE_WORDS): string {
+  switch (broken.rule) {
+    case 'format':
+      return words.format[broken.format];
+    case 'decimals':
+      return broken.limit === 1
+        ? words.oneDecimal
+        : words.decimals.replace('{limit}', String(broken.limit));
+    case 'minLength':
+    case 'maxLength':
+    case 'min':
+    case 'max':
+      return words[broken.rule].replace('{limit}', String(broken.limit));
+    default:
+      return words[broken.rule];
+  }
+}
+
 /** The longest pattern a field may carry. */
 export const MAX_PATTERN_LENGTH = 500;
 /** The most decimal places a number field may allow. */
 export const MAX_DECIMALS = 10;
 
-const FORMATS: Record<TextFormat, { re: RE2JS; says: string }> = {
-  email: {
-    re: RE2JS.compile('[^\\s@]{1,64}@[^\\s@.]+(\\.[^\\s@.]+)+'),
-    says: 'must be an e-mail address',
-  },
+const FORMATS: Record<TextFormat, RE2JS> = {
+  email: RE2JS.compile('[^\\s@]{1,64}@[^\\s@.]+(\\.[^\\s@.]+)+'),
   // An optional +, then digits with spaces, dots, dashes or brackets between them.
-  phone: {
-    re: RE2JS.compile('\\+?[0-9 ().\\-]{5,30}'),
-    says: 'must be a phone number (digits, spaces, + - . ( ); 5 to 20 digits)',
-  },
-  digits: { re: RE2JS.compile('[0-9]+'), says: 'must be digits only' },
-  date: { re: RE2JS.compile('[0-9]{4}-[0-9]{2}-[0-9]{2}'), says: 'must be a date (YYYY-MM-DD)' },
+  phone: RE2JS.compile('\\+?[0-9 ().\\-]{5,30}'),
+  digits: RE2JS.compile('[0-9]+'),
+  date: RE2JS.compile('[0-9]{4}-[0-9]{2}-[0-9]{2}'),
 };
 const NUMBER = RE2JS.compile('-?([0-9]+)(\\.([0-9]+))?');
 
@@ -75,26 +133,32 @@ export function patternProblem(pattern: string): string | null {
 const characters = (text: string) => [...text].length;
 
 /**
- * Why a (non-empty, trimmed) text value fails its field's validation, or null: the length
- * first, then the format, then the pattern, which the whole value must match.
+ * The rule a (non-empty, trimmed) text value breaks, or null: the length first, then the
+ * format, then the pattern, which the whole value must match.
  */
-export function textValueProblem(value: string, validation: TextValidation | null): string | null {
+export function textValueRule(value: string, validation: TextValidation | null): BrokenRule | null {
   if (!validation) return null;
   const length = characters(value);
   if (validation.minLength !== undefined && length < validation.minLength) {
-    return `must be at least ${validation.minLength} characters long`;
+    return { rule: 'minLength', limit: validation.minLength };
   }
   if (validation.maxLength !== undefined && length > validation.maxLength) {
-    return `must be at most ${validation.maxLength} characters long`;
+    return { rule: 'maxLength', limit: validation.maxLength };
   }
-  if (validation.format) {
-    const rule = FORMATS[validation.format];
-    if (!rule.re.matches(value) || !formatHolds(validation.format, value)) return rule.says;
+  const format = validation.format;
+  if (format && !(FORMATS[format].matches(value) && formatHolds(format, value))) {
+    return { rule: 'format', format };
   }
   if (validation.pattern !== undefined && !compile(validation.pattern).matches(value)) {
-    return 'does not have the required form';
+    return { rule: 'pattern' };
   }
   return null;
+}
+
+/** Why a (non-empty, trimmed) text value fails its field's validation, in English, or null. */
+export function textValueProblem(value: string, validation: TextValidation | null): string | null {
+  const broken = textValueRule(value, validation);
+  return broken && describeRule(broken);
 }
 
 // What the formats' expressions cannot say: a phone number's count of digits, a real date.
@@ -120,24 +184,26 @@ export function numberRulesProblem(rules: NumberRules): string | null {
 }
 
 /**
- * Why a (non-empty, trimmed) number value fails: a decimal string (`-12.5`, digits with an
- * optional point, no exponent), with at most `decimals` places (0 when not set), within the
- * bounds.
+ * The rule a (non-empty, trimmed) number value breaks, or null: a decimal string (`-12.5`,
+ * digits with an optional point, no exponent), with at most `decimals` places (0 when not set),
+ * within the bounds.
  */
-export function numberValueProblem(value: string, rules: NumberRules): string | null {
+export function numberValueRule(value: string, rules: NumberRules): BrokenRule | null {
   const decimals = rules.decimals ?? 0;
   const matcher = NUMBER.matcher(value);
-  if (value.length > 40 || !matcher.matches()) {
-    return decimals === 0 ? 'must be a whole number' : 'must be a number (like 12.5)';
-  }
+  const whole = decimals === 0;
+  if (value.length > 40 || !matcher.matches()) return { rule: whole ? 'wholeNumber' : 'number' };
   const places = matcher.group(3)?.length ?? 0;
-  if (places > decimals) {
-    return decimals === 0
-      ? 'must be a whole number'
-      : `must have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}`;
-  }
+  if (places > decimals)
+    return whole ? { rule: 'wholeNumber' } : { rule: 'decimals', limit: decimals };
   const number = Number(value);
-  if (rules.min !== null && number < rules.min) return `must be at least ${rules.min}`;
-  if (rules.max !== null && number > rules.max) return `must be at most ${rules.max}`;
+  if (rules.min !== null && number < rules.min) return { rule: 'min', limit: rules.min };
+  if (rules.max !== null && number > rules.max) return { rule: 'max', limit: rules.max };
   return null;
+}
+
+/** Why a (non-empty, trimmed) number value fails its field's rules, in English, or null. */
+export function numberValueProblem(value: string, rules: NumberRules): string | null {
+  const broken = numberValueRule(value, rules);
+  return broken && describeRule(broken);
 }
