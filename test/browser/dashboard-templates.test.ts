@@ -199,6 +199,52 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     await expectNoSidewaysScroll(page);
   });
 
+  it('prefills a radio and a number: the CSV header names them, the form offers the options and checks the number', async () => {
+    const owner = await createUser(d.ctx, { name: 'Rita Radio' });
+    const tenant = await createTenant(d.ctx, owner.apiKey, 'Radio Co');
+    const box = { page: 1, width: 150, height: 24 };
+    const { template } = await templateByApi(
+      d.ctx,
+      owner.apiKey,
+      tenant.id,
+      { name: 'Order', roles: [{ name: 'Client' }] },
+      [
+        { role: 0, type: 'signature', x: 50, y: 100, ...box, height: 40 },
+        { role: 0, type: 'radio', label: 'Plan', options: ['Basic', 'Pro'], x: 50, y: 200, ...box },
+        { role: 0, type: 'number', label: 'Seats', min: 1, max: 500, x: 50, y: 300, ...box },
+      ],
+    );
+    const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
+    await page.goto(`${d.ctx.baseUrl}/app/templates/${template.id}`);
+    const header = page
+      .getByRole('region', { name: 'Bulk send' })
+      .getByRole('link', { name: 'Download CSV header' });
+    const href = (await header.getAttribute('href')) ?? '';
+    expect(decodeURIComponent(href.replace(/^data:text\/csv;charset=utf-8,/, ''))).toBe(
+      'Client.name,Client.email,Client.language,externalId,Plan,Seats\r\n',
+    );
+
+    const use = page.getByRole('region', { name: 'Use template' });
+    await use.getByLabel('Client name').fill('Carl Client');
+    await use.getByLabel('Client e-mail').fill(`carl-${engine}@example.com`);
+    const options = await use.getByLabel('Plan').locator('option').allTextContents();
+    expect(options).toEqual(['As placed', 'Basic', 'Pro']);
+    await use.getByLabel('Plan').selectOption('Pro');
+    // The service checks the number's bounds: 600 is refused at the field, 12 taken.
+    await use.getByLabel('Seats').fill('600');
+    await use.getByRole('button', { name: 'Create and send' }).click();
+    await use.getByText(/must be at most 500/).waitFor();
+    await use.getByLabel('Seats').fill('12');
+    await use.getByRole('button', { name: 'Create and send' }).click();
+    await page.getByRole('heading', { name: 'Delivery results' }).waitFor();
+    const documentId = new URL(page.url()).pathname.split('/').pop() ?? '';
+    const made = (await api(d.ctx, owner.apiKey, 'GET', `/api/documents/${documentId}`)).body;
+    const values = Object.fromEntries(
+      (made.fields as { label: string | null; value: unknown }[]).map((f) => [f.label, f.value]),
+    );
+    expect(values).toMatchObject({ Plan: 'Pro', Seats: '12' });
+  });
+
   it('bulk sends a 20-row CSV with two bad rows: progress to completed, 18 sent, the two failed rows with their reasons', async () => {
     const owner = await createUser(d.ctx, { name: 'Bill Bulk' });
     const tenant = await createTenant(d.ctx, owner.apiKey, 'Bulk Co');

@@ -4,6 +4,10 @@
 // belongs to a participant: a draft's signee or a template's role. Pure functions: no React, no
 // DOM.
 import type * as Api from '../../../server/src/api-types.js';
+import {
+  ALWAYS_REQUIRED,
+  FIELD_TYPES as SERVICE_FIELD_TYPES,
+} from '../../../server/src/modules/fields/field-types.js';
 import type { FieldError } from '../shared/http.js';
 import { NO_RULES, rulesFromServer, rulesInput, type RulesDraft } from './prepare-rules.js';
 
@@ -45,20 +49,8 @@ export type FieldInput = Api.PutFieldsBody['fields'][number];
 /** What `PUT /api/templates/{id}/fields` takes for one field. */
 export type TemplateFieldInput = Api.PutTemplateFieldsBody['fields'][number];
 
-/** The types in the order the palette offers them. */
-export const FIELD_TYPES: FieldType[] = [
-  'signature',
-  'initials',
-  'date',
-  'name',
-  'email',
-  'text',
-  'checkbox',
-  'dropdown',
-  'attachment',
-  'radio',
-  'number',
-];
+/** The types in the order the palette offers them: the service's own list. */
+export const FIELD_TYPES: readonly FieldType[] = SERVICE_FIELD_TYPES;
 
 export const TYPE_NAMES: Record<FieldType, string> = {
   signature: 'Signature',
@@ -75,14 +67,9 @@ export const TYPE_NAMES: Record<FieldType, string> = {
 };
 
 /** Only these have a `required` the sender chooses; the others always are. */
-export const OPTIONAL_TYPES: ReadonlySet<FieldType> = new Set([
-  'text',
-  'checkbox',
-  'dropdown',
-  'attachment',
-  'radio',
-  'number',
-]);
+export const OPTIONAL_TYPES: ReadonlySet<FieldType> = new Set(
+  FIELD_TYPES.filter((t) => !ALWAYS_REQUIRED.has(t)),
+);
 
 /** The types that offer a list of options. */
 export const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['dropdown', 'radio']);

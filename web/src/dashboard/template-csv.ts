@@ -1,18 +1,17 @@
 // What a template offers to fill per document: its roles and the labelled fields that can be
 // prefilled, and the bulk-send CSV header made of them (decisions §11). Pure functions.
 import type * as Api from '../../../server/src/api-types.js';
+import { PREFILLABLE } from '../../../server/src/modules/fields/field-types.js';
 
 /** A label that prefills fields: the first field's type and options say what it takes. */
 export type PrefillLabel = {
   label: string;
-  type: 'text' | 'checkbox' | 'dropdown';
+  type: 'text' | 'checkbox' | 'dropdown' | 'radio' | 'number';
   options: string[];
 };
 
-const PREFILLABLE = new Set(['text', 'checkbox', 'dropdown']);
-
 /**
- * The labels of a template's prefillable fields (text, checkbox, dropdown), each once: the
+ * The labels of a template's prefillable fields (text, checkbox, dropdown, radio, number), each once: the
  * service matches a prefill to every field of that label, ignoring case and outer spaces.
  */
 export function prefillLabels(fields: Api.TemplateField[]): PrefillLabel[] {

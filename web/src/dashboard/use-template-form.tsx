@@ -13,7 +13,7 @@ import type { EmailLanguage } from './types.js';
 import { ErrorMessage, SelectField, TextField } from './ui.js';
 
 type Person = { name: string; email: string; language: EmailLanguage | '' };
-/** A prefill as typed: text, a dropdown option, `true`/`false` for a checkbox; '' is none. */
+/** A prefill as typed: text or a number, a dropdown's or radio's option, `true`/`false` for a checkbox; '' is none. */
 type Prefill = Record<string, string>;
 
 /**
@@ -186,8 +186,8 @@ export function UseTemplateForm(props: { template: Api.Template; fields: Api.Tem
   );
 }
 
-// A text box for a text field; a choice for a dropdown (its options) or a checkbox (ticked or
-// not); the empty choice leaves the field as placed.
+// A text box for a text or number field; a choice for a dropdown or radio (its options) or a
+// checkbox (ticked or not); the empty choice leaves the field as placed.
 function PrefillInput(props: {
   field: PrefillLabel;
   value: string;
@@ -195,10 +195,11 @@ function PrefillInput(props: {
   error?: string;
 }) {
   const { field } = props;
-  if (field.type === 'text') {
+  if (field.type === 'text' || field.type === 'number') {
     return (
       <TextField
         label={field.label}
+        inputMode={field.type === 'number' ? 'decimal' : undefined}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
         error={props.error}
