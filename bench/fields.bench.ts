@@ -1,11 +1,12 @@
 // What fields cost (issue 24), each against the same work without fields in the same run:
 // `npx tsx bench/fields.bench.ts [--rounds 5] [--duration 10] [--warmup 5] [--connections 10]
 // [--profile DIR] [--skip-seal]`.
-//  (a) quick-create of a 200 KB PDF with 20 fields against the same upload without fields,
+//  (a) quick-create of a 200 KB PDF with 20 fields (validated and conditional among them) against the same upload without fields,
 //      one service, the two bodies alternating A B, B A… (goal: at least 0.90x the median req/s);
 //      also the CPU per request of the process and of its main thread;
-//  (b) sealing a 10-page PDF with 40 filled fields against sealing it with none, alternating,
-//      medians of 60 each after WARM_UP_SEALS warm-up seals each (goal: at most 1.3x the time).
+//  (b) sealing a 10-page PDF with 40 filled fields of every type (three attachment fields, their
+//      files embedded) against sealing it with none, alternating, medians of 60 each after
+//      WARM_UP_SEALS warm-up seals each (goal: at most 1.3x the time).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { PDF } from '@libpdf/core';
 import { makePdf } from '../test/helpers/pdf.js';
 import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf, type SealPdfInput } from '../server/src/modules/sealing/seal-pdf.js';
-import type { SealField } from '../server/src/modules/sealing/seal-types.js';
+import type { SealAttachment, SealField } from '../server/src/modules/sealing/seal-types.js';
 import { WARM_UP_SEALS } from '../server/src/modules/sealing/seal-worker.js';
 import { BOUNDARY, buildQuickCreateBody } from './quick-create.bench.js';
 import { runAutocannon, type LoadRun } from './support/autocannon.js';
@@ -41,21 +42,45 @@ type Run = LoadRun & {
 };
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-/** Twenty fields over the two pages for the two signees, of every type. */
+// Every kind of field a signee meets (issue 51 added radio, number, attachment, validated text
+// and conditions), for each of the two signees in turn.
+const EACH_SIGNEE: ReadonlyArray<Record<string, unknown>> = [
+  { type: 'signature' },
+  { type: 'initials' },
+  { type: 'date' },
+  { type: 'name' },
+  { type: 'email' },
+  { type: 'checkbox', label: 'Agree', height: 14 },
+  { type: 'radio', label: 'Plan', options: ['Basic', 'Pro', 'Enterprise'] },
+  { type: 'dropdown', label: 'Billing', options: ['Monthly', 'Yearly'] },
+  { type: 'number', label: 'Seats', min: 1, max: 500, decimals: 0 },
+  { type: 'text', label: 'Tax id', validation: { pattern: '[A-Z]{2}[0-9]{6,10}', maxLength: 12 } },
+  { type: 'text', label: 'Phone', validation: { format: 'phone' } },
+  { type: 'text', label: 'Company', showIf: { field: 'Plan', equals: 'Enterprise' } },
+  { type: 'attachment', label: 'ID', showIf: { field: 'Agree', equals: true } },
+];
+
+/**
+ * Twenty fields over the two pages for the two signees, of every type: validated texts, a
+ * radio, a number, and conditions on a radio and a checkbox among them.
+ */
 export function twentyFields(): unknown[] {
-  const types = ['signature', 'initials', 'date', 'name', 'text', 'checkbox', 'dropdown', 'email'];
   return Array.from({ length: 20 }, (_, i) => {
-    const type = i < 2 ? 'signature' : types[i % types.length];
+    const signee = i % 2;
+    const kind = EACH_SIGNEE[Math.floor(i / 2) % EACH_SIGNEE.length];
+    // A label per signee, so that two signees' fields never share one.
+    const label = typeof kind.label === 'string' ? `${kind.label} ${signee + 1}` : undefined;
+    const showIf = kind.showIf as { field: string; equals: unknown } | undefined;
     return {
-      signee: i % 2,
-      type,
-      page: 1 + (i % 2),
+      height: 40,
+      ...kind,
+      signee,
+      page: 1 + signee,
       x: 40 + (i % 4) * 130,
       y: 80 + Math.floor(i / 4) * 120,
       width: 120,
-      height: type === 'checkbox' ? 14 : 40,
-      ...(type === 'dropdown' ? { options: ['Monthly', 'Yearly'] } : {}),
-      ...(type === 'text' ? { label: `Line ${i}` } : {}),
+      ...(label ? { label } : {}),
+      ...(showIf ? { showIf: { ...showIf, field: `${showIf.field} ${signee + 1}` } } : {}),
     };
   });
 }
@@ -136,13 +161,24 @@ async function quickCreateWithFields(settings: {
   }
 }
 
-/** Forty filled fields over ten pages: signatures, initials, text, dates, ticks. */
-export function fortyFieldsForTest(): SealField[] {
-  return fortyFields();
-}
+// A value as the seal is given it, per type (seal.job.ts: a date formatted, an attachment's
+// file name, a radio's chosen option).
+const SEAL_VALUES: Record<string, string | boolean> = {
+  signature: 'Zoë Ünal',
+  initials: 'ZÜ',
+  date: 'November 24, 2026',
+  name: 'Zoë Ünal',
+  email: 'zoe@example.com',
+  text: 'A remark long enough to wrap over two lines of its box',
+  checkbox: true,
+  dropdown: 'Yearly',
+  radio: 'Pro',
+  number: '12.50',
+  attachment: 'passport-scan.png',
+};
 
 function fortyFields(): SealField[] {
-  const kinds = ['signature', 'initials', 'text', 'date', 'checkbox'] as const;
+  const kinds = Object.keys(SEAL_VALUES);
   return Array.from({ length: 40 }, (_, i) => {
     const type = kinds[i % kinds.length];
     return {
@@ -152,15 +188,10 @@ function fortyFields(): SealField[] {
       y: 500 + Math.floor(i / 10) * 70,
       width: 150,
       height: type === 'checkbox' ? 14 : 40,
-      label: type === 'text' ? `Remark ${i}` : null,
-      value:
-        type === 'checkbox'
-          ? true
-          : type === 'date'
-            ? 'November 24, 2026'
-            : type === 'text'
-              ? 'A remark long enough to wrap over two lines of its box'
-              : 'Zoë Ünal',
+      label: ['text', 'radio', 'number', 'dropdown', 'attachment'].includes(type)
+        ? `Remark ${i}`
+        : null,
+      value: SEAL_VALUES[type],
       mark: type === 'signature' || type === 'initials' ? { typed: 'Zoë Ünal' } : undefined,
       tagBox: null,
       signeeName: 'Zoë Ünal',
@@ -168,6 +199,23 @@ function fortyFields(): SealField[] {
       filledAt: '2026-11-24T10:00:00.000Z',
     };
   });
+}
+
+// The files the attachment fields hold: embedded as associated files, like a signee's uploads.
+function attachedFiles(fields: SealField[]): SealAttachment[] {
+  return fields
+    .filter((f) => f.type === 'attachment')
+    .map((f, i) => {
+      const bytes = makePdf({ pages: 1, padBytes: 60_000 });
+      return {
+        id: `att_${i}`,
+        name: `attachment-${i + 1}-${String(f.value)}`,
+        filename: String(f.value),
+        mimeType: 'application/pdf',
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes,
+      };
+    });
 }
 
 export async function sealWithFields(log: (line: string) => void, runs = SEAL_RUNS) {
@@ -205,7 +253,11 @@ export async function sealWithFields(log: (line: string) => void, runs = SEAL_RU
       sandbox: true,
       certificate,
     };
-    const inputs = { none: base, '40 fields': { ...base, fields: fortyFields() } };
+    const fields = fortyFields();
+    const inputs = {
+      none: base,
+      '40 fields': { ...base, fields, attachments: attachedFiles(fields) },
+    };
     const times: Record<keyof typeof inputs, number[]> = { none: [], '40 fields': [] };
     // Warm as the service's sealing thread is before its first real seal (seal-worker.ts):
     // measured after one seal each, the runs timed V8 still compiling the fields' code.
