@@ -1,11 +1,15 @@
-import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   loadOrCreateSealCertificate,
   type SealCertificate,
 } from '../../server/src/modules/sealing/seal-certificate.js';
-import { nativeDeflateCalls } from '../../server/src/modules/sealing/native-deflate.js';
+import {
+  nativeDeflateCalls,
+  storedStreams,
+} from '../../server/src/modules/sealing/native-deflate.js';
 import { sealPdf, type SealPdfInput } from '../../server/src/modules/sealing/seal-pdf.js';
 
 const sealedBytes = async (input: SealPdfInput) => (await sealPdf(input)).bytes;
@@ -349,6 +353,40 @@ describe('sealPdf edge cases', () => {
     expect(
       (await verifySealedPdf(sealed, { certificateFingerprints: [configured.fingerprint] })).status,
     ).toBe('sealed');
+  });
+
+  it('stores a file that does not shrink as it is, and still deflates the rest', async () => {
+    // A photo a signee attached: random bytes do not shrink, like a JPEG's.
+    const photo = new Uint8Array(randomBytes(300 * 1024));
+    const original = await makePdf(2);
+    const before = storedStreams();
+    const sealed = await sealedBytes(
+      input(original, {
+        attachments: [
+          {
+            id: 'att_1',
+            name: 'attachment-1-passport.jpg',
+            filename: 'passport.jpg',
+            mimeType: 'image/jpeg',
+            sha256: sha256(photo),
+            bytes: photo,
+          },
+        ],
+      }),
+    );
+    // The photo, and the original embedded whole when its own streams are deflated already.
+    expect(storedStreams() - before).toBeGreaterThanOrEqual(1);
+    const check = runOnPdf(scratch.dir, 'qpdf', ['--check', '--decode-level=all', '{}'], sealed);
+    expect(check.stdout).toContain('No syntax or stream encoding errors found');
+    expect(runOnPdf(scratch.dir, 'pdfsig', ['{}'], sealed).stdout).toContain('Signature is Valid');
+    const out = join(scratch.dir, 'detached-photo.jpg');
+    runOnPdf(
+      scratch.dir,
+      'pdfdetach',
+      ['-savefile', 'attachment-1-passport.jpg', '-o', out, '{}'],
+      sealed,
+    );
+    expect(sha256(new Uint8Array(readFileSync(out)))).toBe(sha256(photo));
   });
 
   it('rejects input that is not a PDF', async () => {
