@@ -63,6 +63,8 @@ export type PageCanvas = {
   image: (image: PDFImage, x: number, y: number, width: number, height: number) => void;
   /** A filled rectangle. */
   fill: (x: number, y: number, width: number, height: number, color: Rgb) => void;
+  /** A circle of radius `r` around (cx, cy): stroked `lineWidth` wide, or filled when null. */
+  circle: (cx: number, cy: number, r: number, color: Rgb, lineWidth: number | null) => void;
   /**
    * Draws what `draw` draws in another coordinate system: the matrix `[a b c d e f]` maps its
    * points to the page's (a rotated page's displayed space, for instance).
@@ -202,6 +204,24 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
         ops.setNonStrokingRGB(...color),
         ops.rectangle(x, y, width, height),
         ops.fill(),
+        ops.popGraphicsState(),
+      );
+    },
+    circle(cx, cy, r, color, lineWidth) {
+      endBlock();
+      // Four cubic Béziers, each a quarter: k makes them within 0.03% of the circle.
+      const k = 0.5523 * r;
+      operators.push(
+        ops.pushGraphicsState(),
+        lineWidth === null ? ops.setNonStrokingRGB(...color) : ops.setStrokingRGB(...color),
+        ...(lineWidth === null ? [] : [ops.setLineWidth(lineWidth)]),
+        ops.moveTo(cx + r, cy),
+        ops.curveTo(cx + r, cy + k, cx + k, cy + r, cx, cy + r),
+        ops.curveTo(cx - k, cy + r, cx - r, cy + k, cx - r, cy),
+        ops.curveTo(cx - r, cy - k, cx - k, cy - r, cx, cy - r),
+        ops.curveTo(cx + k, cy - r, cx + r, cy - k, cx + r, cy),
+        ops.closePath(),
+        lineWidth === null ? ops.fill() : ops.stroke(),
         ops.popGraphicsState(),
       );
     },

@@ -147,6 +147,7 @@ export function mirroredCanvas(canvas: PageCanvas, pageWidth: number): PageCanva
       canvas.image(image, pageWidth - x - width, y, width, height),
     fill: (x, y, width, height, color) =>
       canvas.fill(pageWidth - x - width, y, width, height, color),
+    circle: (cx, cy, r, color, lineWidth) => canvas.circle(pageWidth - cx, cy, r, color, lineWidth),
     within: (matrix, draw) => canvas.within(matrix, draw),
     flush: () => canvas.flush(),
   };

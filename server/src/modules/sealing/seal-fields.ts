@@ -150,19 +150,8 @@ function drawChoice(font: SealFont, canvas: PageCanvas, option: string, box: Box
   const side = Math.min(box.height, box.width / 3, 14);
   const r = side * 0.4;
   const [cx, cy] = [box.x + side / 2, box.y + box.height / 2];
-  const steps = 24;
-  for (let i = 0; i < steps; i++) {
-    const [a, b] = [(i / steps) * 2 * Math.PI, ((i + 1) / steps) * 2 * Math.PI];
-    const [x1, y1, x2, y2] = [Math.cos(a), Math.sin(a), Math.cos(b), Math.sin(b)];
-    canvas.line(cx + r * x1, cy + r * y1, cx + r * x2, cy + r * y2, INK, Math.max(0.5, r / 6));
-  }
-  // The dot inside: horizontal strokes across a disc of half the ring's radius.
-  const dot = r * 0.55;
-  const stroke = dot / 3;
-  for (let y = -dot + stroke / 2; y < dot; y += stroke) {
-    const half = Math.sqrt(Math.max(0, dot * dot - y * y));
-    canvas.line(cx - half, cy + y, cx + half, cy + y, INK, stroke * 1.1);
-  }
+  canvas.circle(cx, cy, r, INK, Math.max(0.5, r / 6));
+  canvas.circle(cx, cy, r * 0.55, INK, null);
   const rest = { ...box, x: box.x + side + 1, width: box.width - side - 1 };
   if (rest.width > 4) drawText(font, canvas, option, rest);
 }
