@@ -75,16 +75,12 @@ export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]
     write(canvas, fonts.bold, format(m.signer, { n: index + 1 }), textX, top - 24, 8, MUTED, width);
     write(canvas, fonts.regular, signature.name, textX, top - 40, 12, TEXT, width);
     write(canvas, fonts.regular, signature.email, textX, top - 56, 10, TEXT, width);
-    write(
-      canvas,
-      fonts.regular,
-      format(m.signedAt, { time: formatDateTime(signature.signedAt, ctx.language) }),
-      textX,
-      top - 72,
-      9,
-      TEXT,
-      width,
-    );
+    // The time is written whole, its zone named: a long one (Spanish, German) in smaller type.
+    const signedAt = format(m.signedAt, { time: formatDateTime(signature.signedAt, ctx.language) });
+    // Rounded down to a tenth: the exact fit can miss by a rounding error and be cut short.
+    const fit =
+      Math.floor(10 * fitSize(fonts.regular, fonts.regular.clean(signedAt), 9, 7, width)) / 10;
+    write(canvas, fonts.regular, signedAt, textX, top - 72, fit, TEXT, width);
     write(canvas, fonts.regular, method, textX, top - 86, 8, MUTED, width);
     y -= SIGNATURE_BLOCK;
   }
