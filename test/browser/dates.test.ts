@@ -8,6 +8,7 @@ import {
   openRecordedPage,
   screenshotBothWidths,
   VIEWPORTS,
+  waitForVisiblePagesDrawn,
   type RecordedPage,
 } from '../helpers/browser.js';
 import { ENGINES, type TestContext } from '../helpers/context.js';
@@ -117,6 +118,10 @@ describe.each(ENGINES)('one date and time rule, Chromium on %s', (engine) => {
         }).format(new Date(`${today}T00:00:00Z`)),
       );
       await screenshotBothWidths(page, `dates-${engine}-${language}-page`);
+      await waitForVisiblePagesDrawn(page);
+      await page.locator('.pdf-page[data-page-number="1"]').screenshot({
+        path: `test-results/screenshots/dates-${engine}-${language}-field-375.png`,
+      });
       await closeClean(recorded);
 
       // Signed; the sealed PDF draws that same date in the field, and the certificate's times

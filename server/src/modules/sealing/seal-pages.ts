@@ -195,7 +195,7 @@ export function addAuditPages(
         [m.filledBy, 0.3],
         [m.time, 0.16],
       ],
-      { index: 3, width: timeWidth(fonts.regular, filled, 7.5) },
+      { index: 3, width: timeWidth(fonts.regular, filled, 7.5), from: 2 },
     );
     const fieldHeader = (canvas: PageCanvas, top: number): number => {
       write(canvas, fonts.bold, m.fields, MARGIN, top - 12, 10, TEXT);
@@ -267,7 +267,7 @@ function auditColumns(
       [m.actor, 0.4],
       [m.ip, 0.2],
     ],
-    { index: 0, width: time },
+    { index: 0, width: time, from: 2 },
   );
 }
 
@@ -277,25 +277,23 @@ function timeWidth(font: SealFont, times: string[], size: number): number {
   return Math.max(0, ...times.map((t) => font.width(font.clean(t), size) + 8));
 }
 
-// Columns by shares of the width; `fixed` gives one column at least its own width (capped at 40%
-// of the table), the others sharing what is left in their proportions.
+// Columns by shares of the width; `fixed` gives one column at least its own width (at most 40%
+// of the table), taken from the `from` column (the widest, whose long values are cut anyway).
 function tableColumns(
   width: number,
   shares: Array<[string, number]>,
-  fixed?: { index: number; width: number },
+  fixed?: { index: number; width: number; from: number },
 ): Array<{ title: string; x: number; width: number }> {
-  const own = fixed && Math.min(Math.max(fixed.width, width * shares[fixed.index][1]), width * 0.4);
-  const rest = shares.reduce((sum, [, share], i) => (i === fixed?.index ? sum : sum + share), 0);
+  const cells = shares.map(([, share]) => width * share);
+  if (fixed) {
+    const own = Math.min(Math.max(fixed.width, cells[fixed.index]), width * 0.4);
+    cells[fixed.from] -= own - cells[fixed.index];
+    cells[fixed.index] = own;
+  }
   let x = MARGIN;
-  return shares.map(([title, share], i) => {
-    const cell =
-      own !== undefined
-        ? i === fixed?.index
-          ? own
-          : ((width - own) * share) / rest
-        : width * share;
-    const column = { title, x, width: cell };
-    x += cell;
+  return shares.map(([title], i) => {
+    const column = { title, x, width: cells[i] };
+    x += cells[i];
     return column;
   });
 }
