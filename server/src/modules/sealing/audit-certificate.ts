@@ -79,7 +79,9 @@ export async function buildAuditCertificate(input: AuditCertificateInput): Promi
       sealFingerprint: input.certificate.fingerprint,
       // What the seal removed from the original is on the sealed file's own certificate.
       removedActiveContent: [],
-      sealMode: format(m.certificateAlone, { time: formatDateTime(madeAt.toISOString(), language) }),
+      sealMode: format(m.certificateAlone, {
+        time: formatDateTime(madeAt.toISOString(), language),
+      }),
       more,
     },
     input.auditEntries,
