@@ -88,7 +88,7 @@ describe('the seal pages in the document language', () => {
     expect(audit).toContain('文書: 業務委託契約書');
     expect(audit).toContain('元の文書の SHA-256');
     expect(audit).toContain('日時 (UTC)');
-    expect(audit).toContain('2026/11/25 10:00:00 UTC');
+    expect(audit).toContain('2026年11月25日 10:00:00 UTC');
     for (const word of ['送信', '署名', '送信者', '実行者', 'ブラウザー: Mozilla/5.0']) {
       expect(audit).toContain(word);
     }

@@ -95,7 +95,7 @@ describe.each(ENGINES)('after signing on %s', (engine) => {
     expect(added).toContain('Unterschriften');
     expect(added).toContain('Prüfprotokoll');
     expect(added).toContain('Unterzeichner 1');
-    expect(added).toMatch(/Unterschrieben \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2} UTC/);
+    expect(added).toMatch(/Unterschrieben \d{1,2}\. [A-Z][a-zä]+ \d{4}, \d{2}:\d{2}:\d{2} UTC/);
     expect(added).toContain('versendet');
     expect(added).not.toContain('Audit certificate');
     // Never twice, whatever the job runner does after.

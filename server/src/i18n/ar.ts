@@ -11,6 +11,7 @@ export const ar: Catalogue = {
       reminderSubject: 'تذكير: يرجى توقيع «{document}»',
       body: 'يُطلب منك توقيع المستند «{document}» إلكترونيًا. المرسِل: «{sender}».',
       reminderBody: 'لا يزال المستند «{document}» في انتظار توقيعك.',
+      deadline: 'يظل هذا الطلب مفتوحًا حتى {time}.',
       message: 'رسالة من المرسِل:',
       button: 'المراجعة والتوقيع',
       footer: 'هذا الرابط خاص بك: لا تُعِد توجيه هذه الرسالة.',

@@ -9,6 +9,7 @@ export const de: Catalogue = {
       reminderSubject: 'Erinnerung: Bitte unterschreiben Sie „{document}“',
       body: 'Sie werden gebeten, das Dokument „{document}“ elektronisch zu unterschreiben. Gesendet von: „{sender}“.',
       reminderBody: 'Das Dokument „{document}“ wartet noch auf Ihre Unterschrift.',
+      deadline: 'Die Anfrage gilt bis {time}.',
       message: 'Nachricht des Absenders:',
       button: 'Prüfen und unterschreiben',
       footer: 'Dieser Link ist persönlich: Bitte leiten Sie diese E-Mail nicht weiter.',

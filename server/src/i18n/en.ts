@@ -9,6 +9,8 @@ export const en = {
       reminderSubject: 'Reminder: please sign "{document}"',
       body: 'You are asked to sign the document "{document}" electronically. Sent by: "{sender}".',
       reminderBody: 'The document "{document}" is still waiting for your signature.',
+      // When the document has a deadline (its expiresAt), in the one rule of dates.ts.
+      deadline: 'This request is open until {time}.',
       message: 'Message from the sender:',
       button: 'Review and sign',
       footer: 'This link is personal: do not forward this e-mail.',

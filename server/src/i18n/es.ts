@@ -9,6 +9,7 @@ export const es: Catalogue = {
       reminderSubject: 'Recordatorio: firme «{document}»',
       body: 'Se le pide que firme electrónicamente el documento «{document}». Enviado por: «{sender}».',
       reminderBody: 'El documento «{document}» sigue esperando su firma.',
+      deadline: 'Esta solicitud está abierta hasta el {time}.',
       message: 'Mensaje del remitente:',
       button: 'Revisar y firmar',
       footer: 'Este enlace es personal: no reenvíe este correo.',

@@ -9,6 +9,7 @@ export const fr: Catalogue = {
       reminderSubject: 'Rappel : veuillez signer « {document} »',
       body: 'Vous êtes invité à signer électroniquement le document « {document} ». Envoyé par : « {sender} ».',
       reminderBody: 'Le document « {document} » attend toujours votre signature.',
+      deadline: 'Cette demande reste ouverte jusqu’au {time}.',
       message: "Message de l'expéditeur :",
       button: 'Consulter et signer',
       footer: 'Ce lien est personnel : ne transférez pas cet e-mail.',

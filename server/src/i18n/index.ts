@@ -65,52 +65,5 @@ export function format(message: string, values: Record<string, string | number> 
   );
 }
 
-const TIME_FORMAT: Intl.DateTimeFormatOptions = {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-  hourCycle: 'h23',
-};
-const DATE_FORMAT: Intl.DateTimeFormatOptions = { dateStyle: 'long', timeZone: 'UTC' };
-// Arabic dates and times in Latin digits (docs/signing.md): the certificate writes them beside
-// IP addresses, hashes and IDs in Latin digits, and Latin digits are what Arabic readers of the
-// Maghreb use; pinned, since ICU versions differ on the default of plain `ar`.
-const INTL_LOCALES: Partial<Record<Language, string>> = { ar: 'ar-u-nu-latn' };
-
-/** The `Intl` locale a language's dates are written in (Arabic: with Latin digits). */
-export function intlLocale(language: string): string {
-  return INTL_LOCALES[language as Language] ?? language;
-}
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-// One formatter per language and style, made on first use: making one costs about 80 µs and
-// using it 2 µs, and an audit certificate writes a time for every entry and every field.
-function formatter(
-  cache: Map<string, Intl.DateTimeFormat>,
-  language: string,
-  options: Intl.DateTimeFormatOptions,
-): Intl.DateTimeFormat {
-  let made = cache.get(language);
-  if (!made) {
-    cache.set(language, (made = new Intl.DateTimeFormat(intlLocale(language), options)));
-  }
-  return made;
-}
-
-/** A time as the document's language writes it, in UTC: `25.11.2026, 21:05:09 UTC`. */
-export function formatTime(iso: string, language: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  // English keeps the unambiguous ISO form the certificate has always shown.
-  if (!(language in catalogues) || language === 'en') {
-    return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  }
-  return `${formatter(timeFormats, language, TIME_FORMAT).format(date)} UTC`;
-}
-
-/** A date as the document's language writes it (`25. November 2026`). */
-export function formatDate(iso: string, language: string): string {
-  const known = language in catalogues ? language : 'en';
-  return formatter(dateFormats, known, DATE_FORMAT).format(new Date(iso));
-}
+// Dates and times for a person to read: one rule per language (dates.ts).
+export { formatDate, formatDateTime } from './dates.js';

@@ -10,6 +10,7 @@ export const it: Catalogue = {
       reminderSubject: 'Promemoria: firmi "{document}"',
       body: 'Le chiediamo di firmare elettronicamente il documento "{document}". Inviato da: "{sender}".',
       reminderBody: 'Il documento "{document}" attende ancora la Sua firma.',
+      deadline: 'Questa richiesta resta aperta fino al {time}.',
       message: 'Messaggio del mittente:',
       button: 'Esamina e firma',
       footer: 'Questo link è personale: non inoltri questa e-mail.',

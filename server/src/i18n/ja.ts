@@ -10,6 +10,7 @@ export const ja: Catalogue = {
       reminderSubject: 'リマインダー:「{document}」に署名してください',
       body: '文書「{document}」への電子署名をお願いします。送信者:「{sender}」',
       reminderBody: '文書「{document}」はまだ署名を待っています。',
+      deadline: 'この依頼の期限は {time} です。',
       message: '送信者からのメッセージ:',
       button: '確認して署名',
       footer: 'このリンクはあなた専用です。このメールを転送しないでください。',

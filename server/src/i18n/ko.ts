@@ -10,6 +10,7 @@ export const ko: Catalogue = {
       reminderSubject: '알림: "{document}"에 서명해 주세요',
       body: '문서 "{document}"에 전자 서명을 요청합니다. 보낸 사람: "{sender}".',
       reminderBody: '문서 "{document}"이(가) 아직 서명을 기다리고 있습니다.',
+      deadline: '이 요청은 {time}까지 유효합니다.',
       message: '보낸 사람의 메시지:',
       button: '검토하고 서명하기',
       footer: '이 링크는 본인 전용입니다. 이 이메일을 전달하지 마세요.',

@@ -9,6 +9,7 @@ export const nl: Catalogue = {
       reminderSubject: 'Herinnering: onderteken "{document}"',
       body: 'U wordt gevraagd het document "{document}" elektronisch te ondertekenen. Verstuurd door: "{sender}".',
       reminderBody: 'Het document "{document}" wacht nog op uw handtekening.',
+      deadline: 'Dit verzoek staat open tot {time}.',
       message: 'Bericht van de afzender:',
       button: 'Bekijken en ondertekenen',
       footer: 'Deze link is persoonlijk: stuur deze e-mail niet door.',

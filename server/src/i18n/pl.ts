@@ -10,6 +10,7 @@ export const pl: Catalogue = {
       reminderSubject: 'Przypomnienie: podpisz „{document}”',
       body: 'Prosimy o elektroniczne podpisanie dokumentu „{document}”. Nadawca: „{sender}”.',
       reminderBody: 'Dokument „{document}” nadal czeka na Twój podpis.',
+      deadline: 'To zaproszenie jest ważne do {time}.',
       message: 'Wiadomość od nadawcy:',
       button: 'Przejrzyj i podpisz',
       footer: 'Ten link jest osobisty: nie przekazuj tej wiadomości dalej.',

@@ -10,6 +10,7 @@ export const pt: Catalogue = {
       reminderSubject: 'Lembrete: assine "{document}"',
       body: 'Pedimos que você assine eletronicamente o documento "{document}". Enviado por: "{sender}".',
       reminderBody: 'O documento "{document}" ainda aguarda a sua assinatura.',
+      deadline: 'Esta solicitação fica aberta até {time}.',
       message: 'Mensagem do remetente:',
       button: 'Revisar e assinar',
       footer: 'Este link é pessoal: não encaminhe este e-mail.',

@@ -10,6 +10,7 @@ export const zh: Catalogue = {
       reminderSubject: '提醒:请签署“{document}”',
       body: '请您以电子方式签署文件“{document}”。发件人:“{sender}”。',
       reminderBody: '文件“{document}”仍在等待您的签名。',
+      deadline: '此请求的截止时间为 {time}。',
       message: '发件人留言:',
       button: '查看并签署',
       footer: '此链接仅供您本人使用:请勿转发此邮件。',

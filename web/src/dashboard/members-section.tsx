@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldError } from './api.js';
 import { useSession } from './session.js';
 import { ROLES, type Invitation, type Member, type Role, type Tenant } from './types.js';
-import { ConfirmButton, ErrorMessage, StatusMessage, TextField } from './ui.js';
+import { ConfirmButton, ErrorMessage, StatusMessage, TextField, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useRowActions } from './use-row-actions.js';
 import { useSubmit } from './use-submit.js';
@@ -154,7 +154,7 @@ export function MembersSection(props: { tenant: Tenant }) {
                 <div>
                   <strong>{i.email}</strong>
                   <span className="muted block">
-                    {i.role}, until {new Date(i.expiresAt).toLocaleDateString()}
+                    {i.role}, until <Time value={i.expiresAt} />
                   </span>
                 </div>
                 <div className="member-actions">

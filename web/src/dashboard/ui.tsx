@@ -6,6 +6,7 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
 } from 'react';
+import { formatDateTime } from '../../../server/src/i18n/dates.js';
 import type { ApiError } from '../shared/http.js';
 
 /**
@@ -284,17 +285,16 @@ export function SecretOnce(props: { label: string; secret: string; onDone: () =>
   );
 }
 
-/** A date and time in the reader's locale, with the exact instant in the machine-readable attribute. */
+// The browser's time zone, named with every time shown (docs/dashboard.md): read once.
+const READER_TIME_ZONE = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/**
+ * A date and time as the dashboard writes them (the English rule of dates.ts, in the reader's
+ * time zone, named), with the exact instant in the machine-readable attribute.
+ */
 export function Time(props: { value: string | null; empty?: string }) {
   if (!props.value) return <span className="muted">{props.empty ?? '—'}</span>;
-  return (
-    <time dateTime={props.value}>
-      {new Date(props.value).toLocaleString(undefined, {
-        dateStyle: 'medium',
-        timeStyle: 'medium',
-      })}
-    </time>
-  );
+  return <time dateTime={props.value}>{formatDateTime(props.value, 'en', READER_TIME_ZONE)}</time>;
 }
 
 /** A coloured status pill; the text carries the meaning, the colour only repeats it. */

@@ -7,7 +7,7 @@ import {
   type SigningField,
 } from './field-filling.js';
 import { format, useSpeech } from './i18n.js';
-import { intlLocale } from '../../../server/src/i18n/index.js';
+import { formatDate } from '../../../server/src/i18n/dates.js';
 import { describeRule } from '../../../server/src/modules/fields/validation.js';
 import { AttachmentField } from './attachment-field.js';
 
@@ -146,7 +146,8 @@ function OwnField(props: {
     case 'email': {
       const value =
         f.type === 'date'
-          ? new Date().toLocaleDateString(intlLocale(language))
+          ? // Today in UTC, as the seal draws the signing date (seal.job.ts): what is shown is sealed.
+            formatDate(new Date().toISOString(), language)
           : f.type === 'name'
             ? signee.name
             : signee.email;

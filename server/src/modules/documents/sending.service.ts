@@ -131,6 +131,7 @@ export async function inviteSignees(
           signingMessage: input.document.signing_message,
           reminder: input.reminder,
           approval: signee.role === 'approver',
+          expiresAt: input.document.expires_at,
           brand,
         }),
       });

@@ -1,5 +1,5 @@
 import { PDF } from '@libpdf/core';
-import { format, formatTime, messages } from '../../i18n/index.js';
+import { format, formatDateTime, messages } from '../../i18n/index.js';
 import { signPdf } from './pades-signature.js';
 import { drawSandboxMark } from './sandbox-mark.js';
 import type { SealCertificate } from './seal-certificate.js';
@@ -55,7 +55,7 @@ export async function buildAuditCertificate(input: AuditCertificateInput): Promi
   ];
   if (input.sealed) {
     const { at, sha256, mode, level } = input.sealed;
-    if (at) more.push({ label: m.documentSealed, value: formatTime(at, language) });
+    if (at) more.push({ label: m.documentSealed, value: formatDateTime(at, language) });
     more.push({ label: m.sealedSha256, value: sha256, mono: true });
     if (mode) more.push({ label: m.sealModeLabel, value: mode });
     if (level) more.push({ label: m.sealLevel, value: level });
@@ -79,7 +79,9 @@ export async function buildAuditCertificate(input: AuditCertificateInput): Promi
       sealFingerprint: input.certificate.fingerprint,
       // What the seal removed from the original is on the sealed file's own certificate.
       removedActiveContent: [],
-      sealMode: format(m.certificateAlone, { time: formatTime(madeAt.toISOString(), language) }),
+      sealMode: format(m.certificateAlone, {
+        time: formatDateTime(madeAt.toISOString(), language),
+      }),
       more,
     },
     input.auditEntries,

@@ -5,7 +5,13 @@ import { describeActiveContent, type ActiveContentKind } from './active-content.
 import type { SealAuditEntry, SealField, SealSignature } from './seal-types.js';
 import { wrap } from './seal-fields.js';
 import { verificationLine } from './verification-evidence.js';
-import { format, formatTime, messages, textDirection, type Catalogue } from '../../i18n/index.js';
+import {
+  format,
+  formatDateTime,
+  messages,
+  textDirection,
+  type Catalogue,
+} from '../../i18n/index.js';
 import { mirroredCanvas } from './rtl-canvas.js';
 
 type SealMessages = Catalogue['seal'];
@@ -69,16 +75,12 @@ export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]
     write(canvas, fonts.bold, format(m.signer, { n: index + 1 }), textX, top - 24, 8, MUTED, width);
     write(canvas, fonts.regular, signature.name, textX, top - 40, 12, TEXT, width);
     write(canvas, fonts.regular, signature.email, textX, top - 56, 10, TEXT, width);
-    write(
-      canvas,
-      fonts.regular,
-      format(m.signedAt, { time: formatTime(signature.signedAt, ctx.language) }),
-      textX,
-      top - 72,
-      9,
-      TEXT,
-      width,
-    );
+    // The time is written whole, its zone named: a long one (Spanish, German) in smaller type.
+    const signedAt = format(m.signedAt, { time: formatDateTime(signature.signedAt, ctx.language) });
+    // Rounded down to a tenth: the exact fit can miss by a rounding error and be cut short.
+    const fit =
+      Math.floor(10 * fitSize(fonts.regular, fonts.regular.clean(signedAt), 9, 7, width)) / 10;
+    write(canvas, fonts.regular, signedAt, textX, top - 72, fit, TEXT, width);
     write(canvas, fonts.regular, method, textX, top - 86, 8, MUTED, width);
     y -= SIGNATURE_BLOCK;
   }
@@ -106,9 +108,17 @@ export function addAuditPages(
 ): void {
   const { fonts, size } = ctx;
   const m = messages(ctx.language).seal;
-  const time = (iso: string) => formatTime(iso, ctx.language);
+  const time = (iso: string) => formatDateTime(iso, ctx.language);
   const contentWidth = size.width - 2 * MARGIN;
-  const columns = auditColumns(contentWidth, m);
+  const columns = auditColumns(
+    contentWidth,
+    m,
+    timeWidth(
+      fonts.regular,
+      entries.map((e) => time(e.at)),
+      8,
+    ),
+  );
   let page = startPage(ctx, m.auditCertificate);
   let y = page.y;
   const facts: Array<[string, string, SealFont]> = [
@@ -176,12 +186,17 @@ export function addAuditPages(
   }
   if (fields.length > 0) {
     // Every field, who filled it and when: the values drawn on the pages, in writing.
-    const fieldColumns = tableColumns(contentWidth, [
-      [m.field, 0.24],
-      [m.value, 0.3],
-      [m.filledBy, 0.3],
-      [m.time, 0.16],
-    ]);
+    const filled = fields.map((f) => (f.filledAt ? time(f.filledAt) : '-'));
+    const fieldColumns = tableColumns(
+      contentWidth,
+      [
+        [m.field, 0.24],
+        [m.value, 0.3],
+        [m.filledBy, 0.3],
+        [m.time, 0.16],
+      ],
+      { index: 3, width: timeWidth(fonts.regular, filled, 7.5), from: 2 },
+    );
     const fieldHeader = (canvas: PageCanvas, top: number): number => {
       write(canvas, fonts.bold, m.fields, MARGIN, top - 12, 10, TEXT);
       for (const column of fieldColumns) {
@@ -196,7 +211,7 @@ export function addAuditPages(
       y = page.y;
     }
     y = fieldHeader(page.canvas, y - 8);
-    for (const field of fields) {
+    for (const [index, field] of fields.entries()) {
       if (y - FIELD_ROW < FOOTER_Y + 16) {
         page.canvas.flush();
         page = startPage(ctx, m.auditCertificate, true);
@@ -208,7 +223,7 @@ export function addAuditPages(
         name,
         describeValue(field, m),
         `${field.signeeName} <${field.signeeEmail}>`,
-        field.filledAt ? time(field.filledAt).replace(' UTC', '') : '-',
+        filled[index],
       ];
       fieldColumns.forEach((column, i) => {
         write(page.canvas, fonts.regular, values[i], column.x, y - 10, 7.5, TEXT, column.width - 6);
@@ -242,23 +257,43 @@ function describeValue(field: SealField, m: SealMessages): string {
 function auditColumns(
   width: number,
   m: SealMessages,
+  time: number,
 ): Array<{ title: string; x: number; width: number }> {
-  return tableColumns(width, [
-    [m.time, 0.24],
-    [m.action, 0.16],
-    [m.actor, 0.4],
-    [m.ip, 0.2],
-  ]);
+  return tableColumns(
+    width,
+    [
+      [m.time, 0.24],
+      [m.action, 0.16],
+      [m.actor, 0.4],
+      [m.ip, 0.2],
+    ],
+    { index: 0, width: time, from: 2 },
+  );
 }
 
+// The width a column of times needs: its widest time and the cell's gap, at most 40% of the
+// table (a time is written whole, `27 de septiembre de 2026, 14:05:09 UTC`; docs/signing.md).
+function timeWidth(font: SealFont, times: string[], size: number): number {
+  return Math.max(0, ...times.map((t) => font.width(font.clean(t), size) + 8));
+}
+
+// Columns by shares of the width; `fixed` gives one column at least its own width (at most 40%
+// of the table), taken from the `from` column (the widest, whose long values are cut anyway).
 function tableColumns(
   width: number,
   shares: Array<[string, number]>,
+  fixed?: { index: number; width: number; from: number },
 ): Array<{ title: string; x: number; width: number }> {
+  const cells = shares.map(([, share]) => width * share);
+  if (fixed) {
+    const own = Math.min(Math.max(fixed.width, cells[fixed.index]), width * 0.4);
+    cells[fixed.from] -= own - cells[fixed.index];
+    cells[fixed.index] = own;
+  }
   let x = MARGIN;
-  return shares.map(([title, share]) => {
-    const column = { title, x, width: width * share };
-    x += width * share;
+  return shares.map(([title], i) => {
+    const column = { title, x, width: cells[i] };
+    x += cells[i];
     return column;
   });
 }

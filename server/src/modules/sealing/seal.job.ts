@@ -24,6 +24,7 @@ import { AppError } from '../../lib/errors.js';
 import { listFields } from '../fields/fields.repo.js';
 import { listAttachments } from '../fields/attachments.repo.js';
 import { gatherSealAttachments } from './seal-attachments.js';
+import { formatDate } from '../../i18n/index.js';
 
 /** What sealing needs. */
 export type SealDeps = {
@@ -165,8 +166,8 @@ export async function sealDocument(
 }
 
 /**
- * The document's fields with what to draw: each signee's marks read once, dates written in
- * the document's language. Also listed by the audit certificate alone (audit-certificate.ts).
+ * The document's fields with what to draw: each signee's marks read once, a date field's date
+ * written as its signee's signing page showed it (their language, else the document's). Also listed by the audit certificate alone (audit-certificate.ts).
  */
 export async function sealFields(
   deps: Pick<SealDeps, 'db' | 'storage'>,
@@ -186,10 +187,6 @@ export async function sealFields(
   const filenames = rows.some((r) => r.type === 'attachment')
     ? new Map((await listAttachments(deps.db.kysely, document.id)).map((a) => [a.id, a.filename]))
     : new Map<string, string>();
-  const dates = new Intl.DateTimeFormat(document.email_language, {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  });
   return Promise.all(
     rows.map(async (row) => {
       const signee = bySignee.get(row.signee_id);
@@ -216,7 +213,8 @@ export async function sealFields(
         label: row.label,
         value:
           row.type === 'date' && typeof value === 'string'
-            ? dates.format(new Date(`${value}T00:00:00Z`))
+            ? // In the language its signee's page showed it in (field-layer.tsx): what they saw.
+              formatDate(value, signee?.language ?? document.email_language)
             : row.type === 'attachment' && typeof value === 'string'
               ? (filenames.get(value) ?? null)
               : value,

@@ -1,4 +1,4 @@
-import { format, formatDate, messages } from '../../../i18n/index.js';
+import { format, formatDateTime, messages } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
 import type { EmailBrand } from './brand-layout.js';
 import { renderMessage } from './message.js';
@@ -33,7 +33,7 @@ export function renderSignedCopy(
       ...(input.link
         ? [
             format(m.signedCopy.linkValid, {
-              date: formatDate(input.link.expiresAt, input.language),
+              date: formatDateTime(input.link.expiresAt, input.language),
             }),
           ]
         : []),

@@ -1,4 +1,4 @@
-import { format, messages, type Language } from '../../../i18n/index.js';
+import { format, formatDateTime, messages, type Language } from '../../../i18n/index.js';
 import type { RenderedEmail } from '../mail.service.js';
 import type { EmailBrand } from './brand-layout.js';
 import { renderMessage } from './message.js';
@@ -20,6 +20,8 @@ export function renderInvitation(input: {
   signingMessage: string | null;
   reminder?: boolean;
   approval?: boolean;
+  /** The document's deadline (its `expiresAt`), said when there is one. */
+  expiresAt?: string | null;
   /** The document's tenant's brand (decisions §13). */
   brand?: EmailBrand | null;
 }): RenderedEmail {
@@ -35,7 +37,12 @@ export function renderInvitation(input: {
     language: input.language,
     subject: format(input.reminder ? words.reminderSubject : words.subject, values),
     greeting: format(m.greeting, { name: displayValue(input.signeeName) }),
-    paragraphs: [format(input.reminder ? words.reminderBody : words.body, values)],
+    paragraphs: [
+      format(input.reminder ? words.reminderBody : words.body, values),
+      ...(input.expiresAt
+        ? [format(m.invitation.deadline, { time: formatDateTime(input.expiresAt, input.language) })]
+        : []),
+    ],
     quote: message ? { label: words.message, text: message } : undefined,
     button: { href: input.signingUrl, label: words.button },
     footer: words.footer,

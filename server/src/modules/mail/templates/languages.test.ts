@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, messages } from '../../../i18n/index.js';
+import { formatDateTime, LANGUAGES, messages } from '../../../i18n/index.js';
 import {
   renderCancelledNotice,
   renderDeclined,
@@ -23,6 +23,7 @@ function everyEmail(language: (typeof LANGUAGES)[number]) {
       documentName: 'Lease',
       signingUrl: 'https://signet.example/sign/sg_x',
       signingMessage: 'Hi',
+      expiresAt: '2026-12-01T17:00:00Z',
       brand,
     }),
     reminder: renderInvitation({
@@ -80,6 +81,21 @@ describe('e-mails in twelve languages', () => {
     expect(mails.reminder.subject).toBe(m.approval.reminderSubject.replace('{document}', 'Lease'));
     expect(mails.signedCopy.text).toContain(m.signedCopy.button);
     expect(mails.verificationCode.text).toContain('123456');
+    // Times in the one rule (dates.ts): the invitation's deadline, the copy link's end.
+    const deadline = formatDateTime('2026-12-01T17:00:00Z', language);
+    expect(mails.invitation.text).toContain(m.invitation.deadline.replace('{time}', deadline));
+    expect(mails.reminder.text).not.toContain(deadline);
+    expect(mails.signedCopy.text).toContain(formatDateTime('2026-12-01T00:00:00Z', language));
+  });
+
+  it('writes the deadline and the link’s end in English and German as the rule says', () => {
+    expect(everyEmail('en').invitation.text).toContain(
+      'This request is open until 1 December 2026, 17:00:00 UTC.',
+    );
+    expect(everyEmail('de').invitation.text).toContain(
+      'Die Anfrage gilt bis 1. Dezember 2026, 17:00:00 UTC.',
+    );
+    expect(everyEmail('de').signedCopy.text).toContain('bis 1. Dezember 2026, 00:00:00 UTC');
   });
 
   it('aligns Arabic right: the body, the quote and the brand header', () => {
