@@ -95,7 +95,10 @@ export function uploadWithProgress<T>(
       // The answer read as fetch's would be, so problem answers become the same ApiError.
       const type = xhr.getResponseHeader('content-type') ?? 'application/json';
       const body = xhr.status === 204 ? null : xhr.responseText;
-      const response = new Response(body, { status: xhr.status, headers: { 'content-type': type } });
+      const response = new Response(body, {
+        status: xhr.status,
+        headers: { 'content-type': type },
+      });
       readJsonResponse<T>(response, undefined).then(resolve, reject);
     };
     xhr.send(form);

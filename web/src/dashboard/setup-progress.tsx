@@ -43,8 +43,7 @@ export function SetupProgress(props: { current: SetupStep; documentId?: string }
       <ol>
         {SETUP_STEPS.map((step, i) => {
           const state = i < index ? 'done' : i === index ? 'current' : 'todo';
-          const linked =
-            documentId && i !== index && props.current !== 'send' && linkable(step.id);
+          const linked = documentId && i !== index && props.current !== 'send' && linkable(step.id);
           const label = (
             <>
               <span className="setup-number" aria-hidden="true">

@@ -38,7 +38,7 @@ export function SetupReview(props: {
   const { document: doc, signees } = detail;
   const ordered = doc.signingOrderEnabled === true;
   const shown = ordered
-    ? [...signees].sort((a, b) => (a.signingOrder ?? 0) - (b.signingOrder ?? 0))
+    ? [...signees].sort((a, b) => (a.signingOrder ?? 1e9) - (b.signingOrder ?? 1e9))
     : signees;
   const signers = signees.filter((s) => s.role === 'signer');
   // Fields placed, yet a signer has no signature field: the service refuses to send.
@@ -99,8 +99,8 @@ export function SetupReview(props: {
       <section className="card" aria-labelledby="review-send">
         <h2 id="review-send">Send</h2>
         <p>
-          Sending e-mails an invitation to each recipient whose turn it is. After that the
-          document, its recipients and its fields can no longer change.
+          Sending e-mails an invitation to each recipient whose turn it is. After that the document,
+          its recipients and its fields can no longer change.
         </p>
         <div className="setup-actions">
           <AskFirstButton

@@ -163,7 +163,9 @@ export function UploadForm(props: {
         {progress ? (
           <div className="upload-progress">
             <label htmlFor={`${props.fileId}-progress`}>
-              {percent < 100 ? `Uploading ${file?.name ?? 'the file'}: ${percent}%` : 'Checking the PDF…'}
+              {percent < 100
+                ? `Uploading ${file?.name ?? 'the file'}: ${percent}%`
+                : 'Checking the PDF…'}
             </label>
             <progress id={`${props.fileId}-progress`} max={100} value={percent} />
             <div className="button-row">
