@@ -13,11 +13,16 @@ export async function expectStep(page: Page, n: number, name: string): Promise<v
   await expect(progress.locator('[aria-current="step"]').textContent()).resolves.toContain(name);
 }
 
-/** The step's h1 is shown and focused, the page fits its width and axe finds nothing serious. */
-export async function expectStepPage(page: Page, heading: string): Promise<void> {
+/**
+ * The step's h1 is shown (and focused, on arrival), the page fits its width and axe finds
+ * nothing serious.
+ */
+export async function expectStepPage(page: Page, heading: string, arrived = true): Promise<void> {
   const h1 = page.getByRole('heading', { level: 1, name: heading });
   await h1.waitFor();
-  await expect.poll(() => h1.evaluate((e) => e === document.activeElement)).toBe(true);
+  if (arrived) {
+    await expect.poll(() => h1.evaluate((e) => e === document.activeElement)).toBe(true);
+  }
   await expectNoSidewaysScroll(page);
   expect(await seriousA11yProblems(page)).toEqual([]);
 }
