@@ -5,12 +5,12 @@ import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, VIEWPORTS } from '../helpers/browser.js';
 import { ENGINES } from '../helpers/context.js';
-import { api } from '../helpers/documents.js';
+import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
 import { seriousA11yProblems } from '../helpers/axe.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
-import { flowAfterUpload } from './new-document-flow.js';
+import { flowAfterUpload, shot } from './new-document-flow.js';
 import {
   checkPages,
   openLoggedIn,
@@ -102,6 +102,7 @@ describe.skipIf(!existsSync(REAL_PDF)).each(ENGINES)(
           .poll(() => bar.evaluate((b: HTMLProgressElement) => b.value))
           .toBeGreaterThan(5);
         expect(await seriousA11yProblems(page)).toEqual([]);
+        await shot(page, 'uploading');
         await page.getByRole('button', { name: 'Cancel upload' }).click();
         await page
           .getByRole('status')
@@ -114,14 +115,14 @@ describe.skipIf(!existsSync(REAL_PDF)).each(ENGINES)(
         expect(await documents()).toEqual([]);
 
         // The real PDF from the corpus, at full speed: the bar shows while it goes up (a file
-      // this small leaves in one piece, so the values between 0 and 100 are the big file's).
-      await throttleUploads(page, -1);
-      const before = (await seen()).length;
-      await page.getByLabel('PDF file').setInputFiles(REAL_PDF);
-      await page.getByRole('button', { name: 'Upload and continue' }).click();
-      await expectStep(page, 2, 'Recipients');
-      expect((await seen()).length).toBeGreaterThan(before);
-      const [created] = await documents();
+        // this small leaves in one piece, so the values between 0 and 100 are the big file's).
+        await throttleUploads(page, -1);
+        const before = (await seen()).length;
+        await page.getByLabel('PDF file').setInputFiles(REAL_PDF);
+        await page.getByRole('button', { name: 'Upload and continue' }).click();
+        await expectStep(page, 2, 'Recipients');
+        expect((await seen()).length).toBeGreaterThan(before);
+        const [created] = await documents();
         expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(
           `/app/documents/${created.id}/setup?step=recipients`,
         );
@@ -129,5 +130,51 @@ describe.skipIf(!existsSync(REAL_PDF)).each(ENGINES)(
         await flowAfterUpload(d, page, owner.apiKey, created.id, size, ann);
       },
     );
+
+    it('leads a draft on from its page: Continue setup first, Send asks when no field is placed', async () => {
+      const owner = await createUser(d.ctx, { name: 'Dora Draft' });
+      const tenant = await createTenant(d.ctx, owner.apiKey, 'Draft Ltd');
+      const made = await quickCreate(d.ctx, owner.apiKey, {
+        tenantId: tenant.id,
+        signees: [{ name: 'Ann Signer', email: 'ann-draft@example.com' }],
+        extra: { name: 'Bare draft' },
+      });
+      const id = made.body.document.id as string;
+      const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
+      await page.goto(`${d.ctx.baseUrl}/app/documents/${id}`);
+      await page.getByRole('heading', { level: 1, name: 'Bare draft' }).waitFor();
+      const next = page.getByRole('link', { name: 'Continue setup' });
+      await expect(next.getAttribute('class')).resolves.toContain('primary');
+      const send = page.getByRole('button', { name: 'Send for signing' });
+      await expect(send.getAttribute('class')).resolves.not.toContain('primary');
+
+      // Send asks first; Escape keeps the draft and gives the focus back to Send.
+      await send.click();
+      const question = page.getByRole('group', { name: /^No fields are placed/ });
+      await expect(question.textContent()).resolves.toContain(
+        'No fields are placed: Ann Signer will sign on a page added at the end. Send anyway?',
+      );
+      expect(await seriousA11yProblems(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => question.count()).toBe(0);
+      await expect.poll(() => send.evaluate((e) => e === document.activeElement)).toBe(true);
+      const status = async () =>
+        (await api(d.ctx, owner.apiKey, 'GET', `/api/documents/${id}`)).body.document.status;
+      expect(await status()).toBe('draft');
+
+      // Continue setup goes to the fields step, which names the signer without a field.
+      await next.click();
+      await expectStep(page, 3, 'Fields');
+      await page.getByText('No signature field yet for Ann Signer.').waitFor();
+      await page.getByRole('link', { name: 'Review' }).click();
+      await expectStep(page, 4, 'Review');
+      await page
+        .getByText('No signature field for Ann Signer: without fields, they sign on a page added')
+        .waitFor();
+      await page.getByRole('button', { name: 'Send for signing' }).click();
+      await page.getByRole('button', { name: 'Send anyway' }).click();
+      await expectStep(page, 5, 'Send');
+      expect(await status()).toBe('in_process');
+    });
   },
 );

@@ -66,9 +66,7 @@ export async function flowAfterUpload(
   // Step 3: the editor; without fields, both signers are named; Ben without one asks first.
   await expectStep(page, 3, 'Fields');
   await page.locator('.prepare-sheet[data-page-number="1"]').waitFor();
-  await page
-    .getByText(`No signature field for ${ann.name} and ${ben.name}: without fields`)
-    .waitFor();
+  await page.getByText(`No signature field yet for ${ann.name} and ${ben.name}.`).waitFor();
   await expectStepPage(page, `Prepare fields: ${title}`);
   await shot(page, 'fields');
   expect(await send.count()).toBe(0);

@@ -47,8 +47,7 @@ export function PrepareNext(props: {
     <div className="prepare-next">
       {warn && (
         <p className="warning-text" id="prepare-next-warning">
-          No signature field for {nameList(unsigned)}: without fields, they sign on a page added at
-          the end.
+          No signature field yet for {nameList(unsigned)}.
         </p>
       )}
       <AskFirstButton
