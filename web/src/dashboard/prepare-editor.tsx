@@ -372,22 +372,20 @@ export function PrepareEditor(props: { subject: PrepareSubject; initial: DraftFi
             Save fields
           </button>
         </div>
-        {subject.next && (
-          <PrepareNext
-            next={subject.next}
-            fields={fields}
-            participants={participants}
-            dirty={dirty}
-            saving={saving}
-            save={save}
-          />
-        )}
         {unsigned.length > 0 && (
           <p className="warning-text prepare-warning">
             {words.noSignature(unsigned.map((p) => p.name).join(', '), unsigned.length === 1)}
           </p>
         )}
         {fields.length === 0 && <p className="field-hint">{words.noFields}</p>}
+        {subject.next && (
+          <PrepareNext
+            next={subject.next}
+            fields={fields}
+            participants={participants}
+            editor={{ dirty, saving, save }}
+          />
+        )}
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={failure} />
         <ErrorList

@@ -33,11 +33,10 @@ export function PrepareNext(props: {
   next: NextStep;
   fields: DraftField[];
   participants: Participant[];
-  dirty: boolean;
-  saving: boolean;
-  save: () => Promise<boolean>;
+  /** The editor's state: unsaved changes, a save under way, and the save itself. */
+  editor: { dirty: boolean; saving: boolean; save: () => Promise<boolean> };
 }) {
-  const { fields } = props;
+  const { fields, editor } = props;
   const unsigned = withoutSignatureField(
     fields.map((f) => ({ owner: f.participantId, type: f.type })),
     props.participants,
@@ -53,12 +52,12 @@ export function PrepareNext(props: {
       <AskFirstButton
         label={props.next.label}
         className="button primary"
-        disabled={props.saving}
+        disabled={editor.saving}
         describedBy={warn ? 'prepare-next-warning' : undefined}
         question={unsignedQuestion(unsigned, fields.length, 'Continue anyway?')}
         goLabel="Continue anyway"
         stayLabel="Stay and add fields"
-        before={async () => !props.dirty || (await props.save())}
+        before={async () => !editor.dirty || (await editor.save())}
         onGo={() => navigate(props.next.to)}
       />
     </div>
