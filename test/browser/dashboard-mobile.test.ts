@@ -226,20 +226,17 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
       'Callback URL must be a full URL like https://example.com/webhooks.',
     );
 
-    // Upload: no file, and the second signee's e-mail wrong. Each message is on its own row.
+    // Upload: no file, and the recipient's e-mail wrong. Each message is on its own row.
     await page.goto(`${d.ctx.baseUrl}/app/documents/new`);
-    await page.getByLabel('Signee 1 name').fill('Ann Signer');
-    await page.getByLabel('Signee 1 e-mail').fill('ann@example.com');
-    await page.getByRole('button', { name: 'Add signee' }).click();
-    await page.getByLabel('Signee 2 name').fill('Ben Signer');
-    await page.getByLabel('Signee 2 e-mail').fill('ben at example');
-    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByLabel('Recipient name').fill('Ann Signer');
+    await page.getByLabel('Recipient e-mail').fill('ann at example');
+    await page.getByRole('button', { name: 'Upload and continue' }).click();
     await expectFieldMessage(
       page,
-      'Signee 2 e-mail',
-      'Signee 2 e-mail must be a valid address like name@example.com.',
+      'Recipient e-mail',
+      'Recipient e-mail must be a valid address like name@example.com.',
     );
-    await expect(page.getByLabel('Signee 1 e-mail').getAttribute('aria-invalid')).resolves.toBe(
+    await expect(page.getByLabel('Recipient name').getAttribute('aria-invalid')).resolves.toBe(
       null,
     );
     await expectFieldMessage(page, 'PDF file', 'Choose a PDF file to upload.');

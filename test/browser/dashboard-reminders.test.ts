@@ -111,6 +111,8 @@ describe.each(ENGINES)('dashboard: automatic reminders on %s', (engine) => {
       .waitFor();
     await shoot(page, page.locator('.facts'), 'document-draft');
     await save(page, 'Send for signing');
+    // No field is placed: sending asks first (issue 50).
+    await save(page, 'Send anyway');
     await page.getByRole('heading', { name: 'Delivery results' }).waitFor();
     await expect
       .poll(() => shown.textContent())
@@ -175,6 +177,7 @@ describe.each(ENGINES)('dashboard: automatic reminders on %s', (engine) => {
     expect(await reminders(id)).toEqual({ firstAfterDays: 4, everyDays: 4, max: 3 });
     // Sent, the document keeps its own policy rather than the tenant's.
     await save(page, 'Send for signing');
+    await save(page, 'Send anyway');
     await page.getByRole('heading', { name: 'Delivery results' }).waitFor();
     expect(await reminders(id)).toEqual({ firstAfterDays: 4, everyDays: 4, max: 3 });
   });

@@ -10,6 +10,7 @@ import { Layout, PublicLayout } from './layout.js';
 import { recoveryPage } from './recovery-pages.js';
 import { matchPath, navigate, useLocation } from './router.js';
 import { rememberedTenantId, rememberTenantId, SessionContext, type Session } from './session.js';
+import { SetupPage } from './setup-page.js';
 import { TenantsPage } from './tenants-page.js';
 import type { Meta, Tenant, User } from './types.js';
 import { BulkSendPage } from './bulk-send-page.js';
@@ -157,6 +158,8 @@ function Route(props: { path: string }): ReactNode {
       </Suspense>
     );
   }
+  const setup = matchPath('/app/documents/:id/setup', path);
+  if (setup) return <SetupPage key={setup.id} documentId={setup.id} />;
   const doc = matchPath('/app/documents/:id', path);
   if (doc) return <DocumentDetailPage key={doc.id} documentId={doc.id} />;
   if (path === '/app/templates') return <TemplatesPage />;

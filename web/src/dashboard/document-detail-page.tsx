@@ -5,7 +5,10 @@ import { asApiError } from './api.js';
 import { DraftEditor } from './document-edit.js';
 import { forgetHandover, handoverFor } from './document-handover.js';
 import { loadAllFolders } from './folders.js';
+import { AskFirstButton } from './ask-first.js';
 import { signeesWithoutSignature } from './prepare-fields.js';
+import { unsignedQuestion } from './prepare-next.js';
+import { setupUrl } from './setup-progress.js';
 import { Link, navigate } from './router.js';
 import { SaveAsTemplate } from './save-as-template.js';
 import { SigneeTimelines } from './signee-timeline.js';
@@ -109,6 +112,11 @@ export function DocumentDetailPage(props: { documentId: string }) {
   const sealed = doc.status === 'signed';
   const draft = doc.status === 'draft';
   const unsigned = draft ? signeesWithoutSignature(fields, signees) : [];
+  // With no fields at all, every signer signs on an added page: sending asks first.
+  const noFields =
+    draft && fields.length === 0
+      ? signees.filter((s) => s.role === 'signer').map((s) => s.name)
+      : [];
   const prepareUrl = `/app/documents/${doc.id}/prepare`;
 
   return (
@@ -156,20 +164,30 @@ export function DocumentDetailPage(props: { documentId: string }) {
             </a>
           )}
           {draft && (
+            // The guided setup is the way on for a draft: it sends only after a review.
+            <Link
+              className="button primary"
+              to={setupUrl(doc.id, fields.length === 0 ? 'fields' : 'review')}
+            >
+              Continue setup
+            </Link>
+          )}
+          {draft && (
             <Link className="button secondary" to={prepareUrl}>
               Prepare fields
             </Link>
           )}
           {draft && (
-            <button
-              type="button"
-              className="button primary"
+            <AskFirstButton
+              label="Send for signing"
+              className="button secondary"
               disabled={busy}
-              aria-describedby={unsigned.length > 0 ? 'send-warning' : undefined}
-              onClick={send}
-            >
-              Send for signing
-            </button>
+              describedBy={unsigned.length > 0 ? 'send-warning' : undefined}
+              question={unsignedQuestion(noFields, 0, 'Send anyway?')}
+              goLabel="Send anyway"
+              stayLabel="Keep editing"
+              onGo={() => void send()}
+            />
           )}
           {draft && <SaveAsTemplate documentId={doc.id} documentName={doc.name} />}
           {doc.status === 'in_process' && (

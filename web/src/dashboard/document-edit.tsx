@@ -21,42 +21,61 @@ type Detail = Api.DocumentDetail;
  * remove, add). Each save goes to the API at once and the page shows the document it answers.
  */
 export function DraftEditor(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
-  const { document: doc, signees } = props.detail;
   return (
     <>
-      <DraftSettings key={doc.id} detail={props.detail} onChanged={props.onChanged} />
-      <section className="card" aria-labelledby="signees">
-        <h2 id="signees">Signees</h2>
-        <p className="field-hint">
-          Invitations go to these people when you send the document
-          {doc.signingOrderEnabled ? ', in ascending order (equal numbers together)' : ''}.{' '}
-          {ROLES_HINT}
-        </p>
-        <ol className="signee-editor">
-          {signees.map((s, i) => (
-            <li key={`${s.id}-${s.updatedAt}`}>
-              <SigneeRow
-                documentId={doc.id}
-                signee={s}
-                position={i + 1}
-                ordered={doc.signingOrderEnabled === true}
-                removable={signees.length > 1}
-                onChanged={props.onChanged}
-              />
-            </li>
-          ))}
-        </ol>
-        <AddSignee
-          documentId={doc.id}
-          ordered={doc.signingOrderEnabled === true}
-          onChanged={props.onChanged}
-        />
-      </section>
+      <DraftSettings
+        key={props.detail.document.id}
+        detail={props.detail}
+        onChanged={props.onChanged}
+      />
+      <DraftSignees detail={props.detail} onChanged={props.onChanged} />
     </>
   );
 }
 
-function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
+/** A draft's signees, each changed or removed on its own, and a form to add one. */
+export function DraftSignees(props: { detail: Detail; onChanged: (detail: Detail) => void }) {
+  const { document: doc, signees } = props.detail;
+  return (
+    <section className="card" aria-labelledby="signees">
+      <h2 id="signees">Signees</h2>
+      <p className="field-hint">
+        Invitations go to these people when you send the document
+        {doc.signingOrderEnabled ? ', in ascending order (equal numbers together)' : ''}.{' '}
+        {ROLES_HINT}
+      </p>
+      <ol className="signee-editor">
+        {signees.map((s, i) => (
+          <li key={`${s.id}-${s.updatedAt}`}>
+            <SigneeRow
+              documentId={doc.id}
+              signee={s}
+              position={i + 1}
+              ordered={doc.signingOrderEnabled === true}
+              removable={signees.length > 1}
+              onChanged={props.onChanged}
+            />
+          </li>
+        ))}
+      </ol>
+      <AddSignee
+        documentId={doc.id}
+        ordered={doc.signingOrderEnabled === true}
+        onChanged={props.onChanged}
+      />
+    </section>
+  );
+}
+
+/**
+ * A draft's name, message, e-mail language and signing order, saved together; `title` is the
+ * section's heading ("Edit draft" by default).
+ */
+export function DraftSettings(props: {
+  detail: Detail;
+  onChanged: (detail: Detail) => void;
+  title?: string;
+}) {
   const doc = props.detail.document;
   const [values, setValues] = useState(() => settingsValues(doc));
   const [saved, setSaved] = useState(false);
@@ -80,7 +99,7 @@ function DraftSettings(props: { detail: Detail; onChanged: (detail: Detail) => v
   }
   return (
     <section className="card" aria-labelledby="edit-draft">
-      <h2 id="edit-draft">Edit draft</h2>
+      <h2 id="edit-draft">{props.title ?? 'Edit draft'}</h2>
       <form className="form" onSubmit={onSubmit} noValidate>
         <SettingsFields
           values={values}

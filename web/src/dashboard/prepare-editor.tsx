@@ -17,6 +17,7 @@ import {
   type PinnedError,
 } from './prepare-fields.js';
 import { BackOrLeave, ErrorList } from './prepare-bar.js';
+import { PrepareNext, type NextStep } from './prepare-next.js';
 import { FieldLayer, type LayerActions, type PageHit } from './prepare-layer.js';
 import { Palette, PageList, type PaletteActions } from './prepare-palette.js';
 import { FieldPanel } from './prepare-panel.js';
@@ -35,8 +36,11 @@ export type PrepareSubject = {
   /** The PDF's download URL (the resource's `downloadUrl`). */
   downloadUrl: string;
   participants: Participant[];
-  /** The page to go back to. */
+  /** The page to go back to, and the link's words when not the kind's own. */
   back: string;
+  backLabel?: string;
+  /** In the guided flow: the step after this one (the fields are saved before going on). */
+  next?: NextStep;
   /** Replaces the subject's fields with these; answers them as saved, in the same order. */
   save: (fields: DraftField[]) => Promise<DraftField[]>;
 };
@@ -352,7 +356,7 @@ export function PrepareEditor(props: { subject: PrepareSubject; initial: DraftFi
         <div className="prepare-bar-row">
           <BackOrLeave
             back={back}
-            label={words.back}
+            label={subject.backLabel ?? words.back}
             leaving={leaving}
             stay={() => setLeaving(null)}
           />
@@ -361,7 +365,7 @@ export function PrepareEditor(props: { subject: PrepareSubject; initial: DraftFi
           </span>
           <button
             type="button"
-            className="button primary"
+            className={`button ${subject.next ? 'secondary' : 'primary'}`}
             disabled={saving || !dirty}
             onClick={() => void save()}
           >
@@ -374,6 +378,14 @@ export function PrepareEditor(props: { subject: PrepareSubject; initial: DraftFi
           </p>
         )}
         {fields.length === 0 && <p className="field-hint">{words.noFields}</p>}
+        {subject.next && (
+          <PrepareNext
+            next={subject.next}
+            fields={fields}
+            participants={participants}
+            editor={{ dirty, saving, save }}
+          />
+        )}
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={failure} />
         <ErrorList

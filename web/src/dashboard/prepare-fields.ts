@@ -240,7 +240,17 @@ export function withoutSignature<P extends { id: string; role?: string }>(
   fields: Array<{ owner: string; type: FieldType }>,
   participants: P[],
 ): P[] {
-  if (fields.length === 0) return [];
+  return fields.length === 0 ? [] : withoutSignatureField(fields, participants);
+}
+
+/**
+ * Signers who have no signature field, also when there are no fields at all (they then sign
+ * on a page added at the end): whom the guided flow asks about before going on.
+ */
+export function withoutSignatureField<P extends { id: string; role?: string }>(
+  fields: Array<{ owner: string; type: FieldType }>,
+  participants: P[],
+): P[] {
   const signing = new Set(fields.filter((f) => f.type === 'signature').map((f) => f.owner));
   return participants.filter((p) => (p.role ?? 'signer') === 'signer' && !signing.has(p.id));
 }

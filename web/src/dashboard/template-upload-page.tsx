@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { fieldError, otherErrors } from './api.js';
-import { call } from './dashboard-api.js';
+import type * as Api from '../../../server/src/api-types.js';
+import { fieldError, otherErrors, uploadWithProgress } from './api.js';
 import { NoTenant } from './layout.js';
 import { useSession } from './session.js';
 import {
@@ -11,7 +11,7 @@ import {
   type RoleRow,
 } from './template-roles.js';
 import { TextField } from './ui.js';
-import { PdfFileField, UploadForm } from './upload-page.js';
+import { UploadForm } from './upload-form.js';
 import { useSubmit } from './use-submit.js';
 
 /**
@@ -36,21 +36,27 @@ export function TemplateUploadPage() {
       title="New template"
       back={{ to: '/app/templates', label: '← All templates' }}
       tenantId={tenant.id}
+      fileId="template-file"
       file={file}
+      onFile={setFile}
+      fileError={fileError}
       parts={(form) => {
         const roleNames = roles.map((r) => ({ name: r.name.trim(), role: r.role }));
         form.append('template', JSON.stringify({ name: name.trim(), roles: roleNames }));
         if (textTags) form.append('textTags', 'true');
       }}
-      send={async (form) => {
-        const result = await call('POST /api/templates', { form });
+      send={async (form, transfer) => {
+        const result = await uploadWithProgress<Api.TemplateWithFields>(
+          '/api/templates',
+          form,
+          transfer,
+        );
         return `/app/templates/${result.template.id}`;
       }}
       upload={upload}
       otherErrors={otherErrors(errors, known)}
       submitLabel="Create template"
     >
-      <PdfFileField id="template-file" error={fileError} onChange={setFile} />
       <TextField
         label="Template name"
         value={name}
