@@ -305,7 +305,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a tenant (owners and admins)
+         * @description Changes the name only; the activity log records tenant.renamed with the old and new names. A member is 403 forbidden.
+         */
+        patch: operations["renameTenant"];
         trace?: never;
     };
     "/api/tenants/{tenantId}/members": {
@@ -1236,6 +1240,26 @@ export interface paths {
         patch: operations["updateSignee"];
         trace?: never;
     };
+    "/api/documents/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a tenant's documents that need attention
+         * @description Four counts, each the size of a listing: inProcess (GET /api/documents?status=in_process), draft (status=draft), completed (completedSince=…) and emailFailed (emailFailed=true). Counted by the database, not by reading the documents.
+         */
+        get: operations["getDocumentSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signing/{token}/auth": {
         parameters: {
             query?: never;
@@ -1628,6 +1652,8 @@ export interface components {
                 everyDays: number | null;
                 max: number;
             } | null;
+            /** @description When it became signed (sealed); null before. GET /api/documents?completedSince= filters on it. */
+            completedAt: string | null;
             /** @description Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended */
             redirectUrl: string | null;
             /** Format: uri */
@@ -1998,7 +2024,7 @@ export interface components {
              * @description What changed; docs/api.md lists each details
              * @enum {string}
              */
-            action: "tenant.created" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "settings.updated" | "logo.updated" | "logo.removed" | "identity_keys.updated" | "template.created" | "template.updated" | "template.deleted" | "api_key.created" | "api_key.revoked";
+            action: "tenant.created" | "tenant.renamed" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "settings.updated" | "logo.updated" | "logo.removed" | "identity_keys.updated" | "template.created" | "template.updated" | "template.deleted" | "api_key.created" | "api_key.revoked";
             actor: components["schemas"]["ActivityActor"];
             ip: string | null;
             /** @description What changed: ids, names, old and new values; never a secret */
@@ -2331,6 +2357,18 @@ export interface components {
             name: string;
             parentId: string | null;
             createdAt: string;
+        };
+        DocumentSummary: {
+            /** @description Documents sent and waiting for signees (status=in_process) */
+            inProcess: number;
+            /** @description Drafts waiting to be prepared and sent (status=draft) */
+            draft: number;
+            /** @description Documents that became signed at or after completedSince */
+            completed: number;
+            /** @description The start of "completed": the query’s completedSince, else 7 days ago */
+            completedSince: string;
+            /** @description Documents in process where a pending signee’s invitation or reminder was refused for good and no later one went out (emailFailed=true) */
+            emailFailed: number;
         };
         /**
          * @example {
@@ -2666,7 +2704,8 @@ export interface operations {
                  * @example {
                  *       "email": "ada@example.com",
                  *       "password": "textxxxxxx",
-                 *       "name": "text"
+                 *       "name": "text",
+                 *       "tenantName": "text"
                  *     }
                  */
                 "application/json": {
@@ -2674,6 +2713,8 @@ export interface operations {
                     email: string;
                     password: string;
                     name: string;
+                    /** @description The name of the account's first tenant (a company or team); without it the tenant is named after the person: "<name>'s workspace" */
+                    tenantName?: string;
                 };
             };
         };
@@ -3490,6 +3531,87 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renameTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "text"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Acme Ltd",
+                     *         "role": "owner",
+                     *         "createdAt": "2026-11-26T00:52:56.089Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        tenant: components["schemas"]["Tenant"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6108,6 +6230,10 @@ export interface operations {
                 pinned?: "true" | "false";
                 /** @description only the documents with exactly this externalId */
                 externalId?: string;
+                /** @description only the documents that became signed at or after this time (their completedAt) */
+                completedSince?: string;
+                /** @description true: only the documents in process where a pending signee’s invitation or reminder was refused for good (bounced) and no later one went out, as GET /api/documents/summary counts them */
+                emailFailed?: "true";
                 /** @description search: contained in the document's name or a signee's name or e-mail, ignoring case */
                 q?: string;
                 limit?: number;
@@ -10068,6 +10194,79 @@ export interface operations {
             };
             /** @description problem+json with code `invalid_status` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDocumentSummary: {
+        parameters: {
+            query: {
+                tenantId: string;
+                /** @description only the documents that became signed at or after this time (their completedAt) */
+                completedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "summary": {
+                     *         "inProcess": 1,
+                     *         "draft": 1,
+                     *         "completed": 1,
+                     *         "completedSince": "text",
+                     *         "emailFailed": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        summary: components["schemas"]["DocumentSummary"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
