@@ -128,7 +128,7 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
       [`/app/documents/${draft}`, 'Short NDA', 'draft'],
       ['/app/documents/new', 'Upload a document', 'upload'],
       [`/app/documents/${draft}/prepare`, 'Prepare fields: Short NDA', 'prepare'],
-      ['/app/tenants', 'Tenants', 'tenants'],
+      ['/app/workspace', 'Workspace', 'tenants'],
       ['/app/webhooks', 'Webhooks', 'webhooks'],
       [`/app/webhooks/${webhookId}`, 'Delivery log', 'deliveries'],
       ['/app/api-keys', 'API keys', 'api-keys'],
@@ -156,7 +156,7 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     await expect(nav.isVisible()).resolves.toBe(false);
     await menu.click();
     await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
-    await page.getByLabel('Current tenant').waitFor();
+    await page.getByLabel('Current workspace').waitFor();
     await expectNoSidewaysScroll(page);
     await screenshot(page, 'menu');
     await page.keyboard.press('Escape');
@@ -212,9 +212,13 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     const page = await openPhone(d, owner);
 
     // A tenant without a name: zod's "Too small: expected string to have >=1 characters".
-    await page.goto(`${d.ctx.baseUrl}/app/tenants`);
-    await page.getByRole('button', { name: 'Create tenant' }).click();
-    await expectFieldMessage(page, 'Tenant name', 'Tenant name must not be empty.');
+    await page.goto(`${d.ctx.baseUrl}/app/workspace`);
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await expectFieldMessage(
+      page,
+      'Name of the new workspace',
+      'Name of the new workspace must not be empty.',
+    );
 
     // A callback URL that is not one.
     await page.goto(`${d.ctx.baseUrl}/app/webhooks`);
