@@ -148,7 +148,7 @@ export function DocumentsPage() {
     ? 'Pinned'
     : view.folderId
       ? folderPath(allFolders, view.folderId) || 'Folder'
-      : 'All documents';
+      : (homeFilter?.label ?? 'All documents');
   function onSearch() {
     go({ q: search, cursor: null });
   }
