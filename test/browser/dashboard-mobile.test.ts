@@ -211,7 +211,7 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     expect(tenant.id).toBeTruthy();
     const page = await openPhone(d, owner);
 
-    // A tenant without a name: zod's "Too small: expected string to have >=1 characters".
+    // A workspace without a name: zod's "Too small: expected string to have >=1 characters".
     await page.goto(`${d.ctx.baseUrl}/app/workspace`);
     await page.getByRole('button', { name: 'Create workspace' }).click();
     await expectFieldMessage(
@@ -253,7 +253,9 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     const text = (await page.textContent('main')) ?? '';
     expect(text).not.toMatch(/Too small|Too big|Invalid input|expected string|signees\.\d/);
 
-    // A folder without a name.
+    // A folder without a name. (A workspace without documents shows only its upload action.)
+    const doc = await quickCreate(d.ctx, owner.apiKey, { tenantId: tenant.id });
+    expect(doc.status).toBe(201);
     await page.goto(`${d.ctx.baseUrl}/app/documents`);
     await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
     const folders = page.getByRole('navigation', { name: 'Folders' });

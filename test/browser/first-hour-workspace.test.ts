@@ -16,9 +16,9 @@ import {
   type Dashboard,
 } from './dashboard-support.js';
 
-// The login page asks whether anyone is logged in (401); the server-rendered verification page
-// has no icon (favicon.ico is a 404).
-const PROVOKED = /^console: Failed to load resource: .* status of 401 |favicon\.ico$/;
+// The login page asks whether anyone is logged in (401), the blank rename is refused (422); the
+// server-rendered verification page has no icon (favicon.ico is a 404).
+const PROVOKED = /^console: Failed to load resource: .* status of (401|422) |favicon\.ico$/;
 const PASSWORD = 'correct horse battery';
 
 // The first hour (issue 50): sign-up makes a workspace, so a new user lands on an empty
@@ -105,6 +105,25 @@ describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on
       await screenshotPage(page, `first-hour-empty-${viewport.width}`);
       await main.getByRole('link', { name: 'Upload a document' }).click();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/app/documents/new');
+      if (viewport !== VIEWPORTS.desktop) continue;
+
+      // The owner renames it on the Workspace page; the header follows.
+      await page
+        .getByRole('navigation', { name: 'Dashboard' })
+        .getByRole('link', { name: 'Workspace' })
+        .click();
+      await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
+      await page.getByLabel('Workspace name', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByText('Workspace name must not be empty.').waitFor();
+      await page.getByLabel('Workspace name', { exact: true }).fill('Engines & Co');
+      await page.getByRole('button', { name: 'Rename' }).click();
+      await page.getByText('Renamed to Engines & Co.').waitFor();
+      await page.getByRole('heading', { level: 2, name: 'Engines & Co' }).waitFor();
+      await expect(
+        selector.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent),
+      ).resolves.toBe('Engines & Co');
+      expect(await seriousA11yProblems(page)).toEqual([]);
     }
   });
 
