@@ -1599,6 +1599,7 @@ export interface components {
          *         "max": 3
          *       },
          *       "redirectUrl": "https://app.example.com/deals/4711/signed",
+         *       "completedAt": null,
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -5704,6 +5705,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5873,6 +5875,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6117,6 +6120,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6290,6 +6294,7 @@ export interface operations {
                      *             "max": 3
                      *           },
                      *           "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *           "completedAt": null,
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -6395,6 +6400,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6557,6 +6563,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6730,6 +6737,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6864,6 +6872,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8256,6 +8265,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -9811,6 +9821,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -10089,6 +10100,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
