@@ -4,6 +4,7 @@ import type {
   DocumentDetail,
   DocumentEdit,
   DocumentPage,
+  DocumentSummary,
   DocumentStatus,
   DocumentWithSignees,
   Field,
@@ -77,9 +78,19 @@ export function documentsApi(t: Transport) {
       q?: string;
       /** Only the documents with exactly this externalId. */
       externalId?: string;
+      /** Only the documents that became signed at or after this ISO time. */
+      completedSince?: string;
+      /** Only the documents in process with a signee's invitation or reminder refused for good. */
+      emailFailed?: true;
       limit?: number;
       cursor?: string;
     }) => typed<DocumentPage>(t.call('listDocuments', {}, query)),
+    /**
+     * A tenant's home counts in one call: in process, drafts, completed since `completedSince`
+     * (default 7 days ago) and in process with a failed e-mail.
+     */
+    summary: async (query: { tenantId: string; completedSince?: string }) =>
+      (await typed<{ summary: DocumentSummary }>(t.call('getDocumentSummary', {}, query))).summary,
     /**
      * Changes a draft's settings, its externalId, metadata and redirectUrl (draft or in
      * process), or pins and files a document in any status.

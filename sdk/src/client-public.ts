@@ -31,8 +31,11 @@ export function accountApi(t: Transport) {
   return {
     /** The user behind the API key. */
     me: async () => (await typed<{ user: User }>(t.call('getCurrentUser'))).user,
-    /** Signs up (the same answer whether or not the address has an account). */
-    signUp: (input: { email: string; password: string; name: string }) =>
+    /**
+     * Signs up (the same answer whether or not the address has an account); a new account gets
+     * its first tenant, named `tenantName` or "<name>'s workspace".
+     */
+    signUp: (input: { email: string; password: string; name: string; tenantName?: string }) =>
       t.call('signUp', {}, {}, { json: input }),
     /** Confirms an address with the token its e-mail carried. */
     verifyEmail: (token: string) => t.call('verifyEmail', {}, {}, { json: { token } }),

@@ -22,6 +22,10 @@ export function tenantsApi(t: Transport) {
     /** Creates a tenant; the caller becomes its owner. */
     create: async (input: { name: string }) =>
       (await typed<{ tenant: Tenant }>(t.call('createTenant', {}, {}, { json: input }))).tenant,
+    /** Renames a tenant (owners and admins); answers it with the caller's role. */
+    rename: async (tenantId: string, input: { name: string }) =>
+      (await typed<{ tenant: Tenant }>(t.call('renameTenant', { tenantId }, {}, { json: input })))
+        .tenant,
     /** The caller's membership and role in a tenant. */
     membership: async (tenantId: string) =>
       (await typed<{ membership: Membership }>(t.call('getTenant', { tenantId }))).membership,

@@ -74,6 +74,8 @@ export type SignetDocument = {
    * `?documentId=…&signeeId=…&event=signed|declined` appended.
    */
   redirectUrl: string | null;
+  /** When it became signed (sealed); null before. */
+  completedAt: string | null;
   /** Short-lived; retrieve the document again for a fresh one. */
   downloadUrl: string;
 };
@@ -336,6 +338,20 @@ export type InvitationDelivery = {
 export type SendForSigningResult = DocumentWithSignees & { deliveries: InvitationDelivery[] };
 
 export type DocumentPage = { documents: SignetDocument[]; nextCursor: string | null };
+
+/**
+ * A tenant's home counts (GET /api/documents/summary); each is the size of a listing:
+ * `status=in_process`, `status=draft`, `completedSince`, `emailFailed=true`.
+ */
+export type DocumentSummary = {
+  inProcess: number;
+  draft: number;
+  completed: number;
+  /** The start of `completed`: the one asked for, else 7 days ago. */
+  completedSince: string;
+  /** In process, with a pending signee whose invitation or reminder was refused for good. */
+  emailFailed: number;
+};
 
 export type Webhook = { id: string; url: string; active: boolean; createdAt: string };
 

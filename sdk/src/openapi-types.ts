@@ -83,7 +83,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and e-mail its verification link
-         * @description The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created. Each client address may sign up 5 times at once, then once per 5 minutes, and each network (IPv4 /24, IPv6 /64) 20 times, then once a minute (429 rate_limited with Retry-After). One address gets at most 3 account e-mails an hour and 10 a day (verification links and notices together); past that the answer is the same and no e-mail goes.
+         * @description A new account gets its first tenant, made as POST /api/tenants makes one, with the user as its owner: named tenantName, else "<name>'s workspace". The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created. Each client address may sign up 5 times at once, then once per 5 minutes, and each network (IPv4 /24, IPv6 /64) 20 times, then once a minute (429 rate_limited with Retry-After). One address gets at most 3 account e-mails an hour and 10 a day (verification links and notices together); past that the answer is the same and no e-mail goes.
          */
         post: operations["signUp"];
         delete?: never;
@@ -305,7 +305,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a tenant (owners and admins)
+         * @description Changes the name only; the activity log records tenant.renamed with the old and new names. A member is 403 forbidden.
+         */
+        patch: operations["renameTenant"];
         trace?: never;
     };
     "/api/tenants/{tenantId}/members": {
@@ -1236,6 +1240,26 @@ export interface paths {
         patch: operations["updateSignee"];
         trace?: never;
     };
+    "/api/documents/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a tenant's documents that need attention
+         * @description Four counts, each the size of a listing: inProcess (GET /api/documents?status=in_process), draft (status=draft), completed (completedSince=…) and emailFailed (emailFailed=true). Counted by the database, not by reading the documents.
+         */
+        get: operations["getDocumentSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signing/{token}/auth": {
         parameters: {
             query?: never;
@@ -1575,6 +1599,7 @@ export interface components {
          *         "max": 3
          *       },
          *       "redirectUrl": "https://app.example.com/deals/4711/signed",
+         *       "completedAt": null,
          *       "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
          *     }
          */
@@ -1628,6 +1653,8 @@ export interface components {
                 everyDays: number | null;
                 max: number;
             } | null;
+            /** @description When it became signed (sealed); null before. GET /api/documents?completedSince= filters on it. */
+            completedAt: string | null;
             /** @description Where the signing page sends each signee after they sign or decline, with ?documentId=…&signeeId=…&event=signed|declined appended */
             redirectUrl: string | null;
             /** Format: uri */
@@ -1998,7 +2025,7 @@ export interface components {
              * @description What changed; docs/api.md lists each details
              * @enum {string}
              */
-            action: "tenant.created" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "settings.updated" | "logo.updated" | "logo.removed" | "identity_keys.updated" | "template.created" | "template.updated" | "template.deleted" | "api_key.created" | "api_key.revoked";
+            action: "tenant.created" | "tenant.renamed" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.revoked" | "invitation.accepted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "settings.updated" | "logo.updated" | "logo.removed" | "identity_keys.updated" | "template.created" | "template.updated" | "template.deleted" | "api_key.created" | "api_key.revoked";
             actor: components["schemas"]["ActivityActor"];
             ip: string | null;
             /** @description What changed: ids, names, old and new values; never a secret */
@@ -2331,6 +2358,18 @@ export interface components {
             name: string;
             parentId: string | null;
             createdAt: string;
+        };
+        DocumentSummary: {
+            /** @description Documents sent and waiting for signees (status=in_process) */
+            inProcess: number;
+            /** @description Drafts waiting to be prepared and sent (status=draft) */
+            draft: number;
+            /** @description Documents that became signed at or after completedSince */
+            completed: number;
+            /** @description The start of "completed": the query’s completedSince, else 7 days ago */
+            completedSince: string;
+            /** @description Documents in process where a pending signee’s invitation or reminder was refused for good and no later one went out (emailFailed=true) */
+            emailFailed: number;
         };
         /**
          * @example {
@@ -2666,7 +2705,8 @@ export interface operations {
                  * @example {
                  *       "email": "ada@example.com",
                  *       "password": "textxxxxxx",
-                 *       "name": "text"
+                 *       "name": "text",
+                 *       "tenantName": "text"
                  *     }
                  */
                 "application/json": {
@@ -2674,6 +2714,8 @@ export interface operations {
                     email: string;
                     password: string;
                     name: string;
+                    /** @description The name of the account's first tenant (a company or team); without it the tenant is named after the person: "<name>'s workspace" */
+                    tenantName?: string;
                 };
             };
         };
@@ -3490,6 +3532,87 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renameTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "text"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tenant": {
+                     *         "id": "01a21557-5a99-77ec-8a17-d4197143f1d5",
+                     *         "name": "Acme Ltd",
+                     *         "role": "owner",
+                     *         "createdAt": "2026-11-26T00:52:56.089Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        tenant: components["schemas"]["Tenant"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5582,6 +5705,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5751,6 +5875,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -5995,6 +6120,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6108,6 +6234,10 @@ export interface operations {
                 pinned?: "true" | "false";
                 /** @description only the documents with exactly this externalId */
                 externalId?: string;
+                /** @description only the documents that became signed at or after this time (their completedAt) */
+                completedSince?: string;
+                /** @description true: only the documents in process where a pending signee’s invitation or reminder was refused for good (bounced) and no later one went out, as GET /api/documents/summary counts them */
+                emailFailed?: "true";
                 /** @description search: contained in the document's name or a signee's name or e-mail, ignoring case */
                 q?: string;
                 limit?: number;
@@ -6164,6 +6294,7 @@ export interface operations {
                      *             "max": 3
                      *           },
                      *           "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *           "completedAt": null,
                      *           "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *         }
                      *       ],
@@ -6269,6 +6400,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6431,6 +6563,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6604,6 +6737,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -6738,6 +6872,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -8130,6 +8265,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -9685,6 +9821,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -9963,6 +10100,7 @@ export interface operations {
                      *           "max": 3
                      *         },
                      *         "redirectUrl": "https://app.example.com/deals/4711/signed",
+                     *         "completedAt": null,
                      *         "downloadUrl": "http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g"
                      *       },
                      *       "signees": [
@@ -10068,6 +10206,79 @@ export interface operations {
             };
             /** @description problem+json with code `invalid_status` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDocumentSummary: {
+        parameters: {
+            query: {
+                tenantId: string;
+                /** @description only the documents that became signed at or after this time (their completedAt) */
+                completedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "summary": {
+                     *         "inProcess": 1,
+                     *         "draft": 1,
+                     *         "completed": 1,
+                     *         "completedSince": "text",
+                     *         "emailFailed": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        summary: components["schemas"]["DocumentSummary"];
+                    };
+                };
+            };
+            /** @description problem+json with code `unauthenticated`, `invalid_api_key`, `api_key_revoked`, `wrong_environment` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `forbidden`, `email_not_verified`, `cross_origin_rejected` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -31,6 +31,7 @@ import type {
 } from './modules/folders/folders.schemas.js';
 import type { eventEnvelopeSchema } from './modules/events/events.schemas.js';
 import type { metaSchema } from './modules/ops/meta.routes.js';
+import type { documentSummarySchema } from './modules/documents/summary.routes.js';
 import type { signeeRoleSchema } from './modules/documents/signee-roles.js';
 import type { identityKeySchema } from './modules/tenants/identity-keys.routes.js';
 import type { activityEntrySchema } from './modules/tenants/activity.routes.js';
@@ -137,6 +138,7 @@ export type QuickCreateResult = Out<typeof quickCreateResponse>;
 export type SendForSigningResult = Out<typeof sendResponse>;
 /** GET /api/documents. */
 export type DocumentPage = Out<typeof listResponse>;
+export type DocumentSummary = Out<typeof documentSummarySchema>;
 /** One audit trail entry. */
 export type AuditEntry = Out<typeof auditEntrySchema>;
 /** The webhook event envelope. */

@@ -51,6 +51,7 @@ import { registerFieldRoutes } from './modules/fields/fields.routes.js';
 import { registerFolderRoutes } from './modules/folders/folders.routes.js';
 import { startSearchIndexer } from './modules/documents/search-indexer.js';
 import { registerEditingRoutes } from './modules/documents/editing.routes.js';
+import { registerDocumentSummaryRoutes } from './modules/documents/summary.routes.js';
 import { registerTextTagRoutes } from './modules/fields/text-tags.routes.js';
 import { registerFileRoutes } from './modules/documents/files.routes.js';
 import { registerTemplateRoutes } from './modules/templates/templates.routes.js';
@@ -263,6 +264,7 @@ export async function buildApp(options: {
   registerFieldRoutes(app, deps);
   registerFolderRoutes(app, deps);
   registerEditingRoutes(app, deps);
+  registerDocumentSummaryRoutes(app, deps);
   registerSigningRoutes(app, deps);
   if (config.env === 'sandbox' && !config.smtpUrl) registerMailboxRoutes(app, deps);
 

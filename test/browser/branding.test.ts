@@ -50,7 +50,7 @@ describe.each(ENGINES)('branding in Chromium on %s', (engine) => {
     const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
-      .getByRole('link', { name: 'Tenants' })
+      .getByRole('link', { name: 'Workspace' })
       .click();
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Brand' }) });
     await section.getByLabel('Brand name').waitFor();

@@ -28,7 +28,7 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
 
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    await page.getByLabel('Name').fill('Dana Dashboard');
+    await page.getByLabel('Name', { exact: true }).fill('Dana Dashboard');
     await page.getByLabel('E-mail').fill('not-an-address');
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Sign up' }).click();
@@ -36,7 +36,9 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
     const emailField = page.getByLabel('E-mail');
     await expect.poll(() => emailField.getAttribute('aria-invalid')).toBe('true');
     await expect(page.getByLabel('Password').getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBeNull();
+    await expect(
+      page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid'),
+    ).resolves.toBeNull();
     const emailErrorId = (await emailField.getAttribute('aria-describedby')) ?? '';
     await expect(page.locator(`[id="${emailErrorId}"]`).textContent()).resolves.toMatch(/./);
     await screenshotPage(page, 'signup-errors');
@@ -72,8 +74,9 @@ describe.each(ENGINES)('dashboard: account and API keys on %s', (engine) => {
     await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
     const me = await page.evaluate(async () => (await fetch('/api/auth/me')).json());
     expect(me.user).toMatchObject({ email, emailVerified: true, name: 'Dana Dashboard' });
-    // No tenant yet: the documents page says where to start.
-    await page.getByRole('link', { name: 'Create a tenant' }).waitFor();
+    // Sign-up made a workspace: the empty documents page offers its one next step.
+    await page.getByRole('main').getByRole('link', { name: 'Upload a document' }).waitFor();
+    await expect(page.getByLabel('Current workspace').inputValue()).resolves.toBeTruthy();
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();

@@ -70,7 +70,7 @@ describe.each(ENGINES)('dashboard: the activity log on %s', (engine) => {
     expect(await entries.nth(30).innerText()).toContain(
       'Added the webhook http://127.0.0.1:9/hook',
     );
-    expect(await entries.nth(31).innerText()).toContain('Created the tenant “Logged Ltd”');
+    expect(await entries.nth(31).innerText()).toContain('Created the workspace “Logged Ltd”');
 
     const memberPage = await openLoggedIn(d.browser, d.ctx, member, d.opened);
     const nav = memberPage.getByRole('navigation', { name: 'Dashboard' });

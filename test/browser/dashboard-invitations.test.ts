@@ -24,7 +24,7 @@ describe.each(ENGINES)('dashboard: member invitations on %s', (engine) => {
     const tenant = await createTenant(d.ctx, owner.apiKey, 'Acme Legal');
 
     const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
-    await page.goto(`${d.ctx.baseUrl}/app/tenants`);
+    await page.goto(`${d.ctx.baseUrl}/app/workspace`);
     await page.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     await page.getByLabel('Member e-mail').fill(invitee.email);
     await page.getByLabel('Role', { exact: true }).selectOption('admin');
@@ -71,7 +71,7 @@ describe.each(ENGINES)('dashboard: member invitations on %s', (engine) => {
 
     await login(invitee);
     await guest.getByRole('button', { name: 'Accept invitation' }).click();
-    await guest.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+    await guest.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
     await guest.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     const after = await callApi(d.ctx, invitee.apiKey, 'GET', `/api/tenants/${tenant.id}`);
     expect(after.body).toMatchObject({ membership: { userId: invitee.id, role: 'admin' } });

@@ -128,7 +128,7 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
       [`/app/documents/${draft}`, 'Short NDA', 'draft'],
       ['/app/documents/new', 'Upload a document', 'upload'],
       [`/app/documents/${draft}/prepare`, 'Prepare fields: Short NDA', 'prepare'],
-      ['/app/tenants', 'Tenants', 'tenants'],
+      ['/app/workspace', 'Workspace', 'tenants'],
       ['/app/webhooks', 'Webhooks', 'webhooks'],
       [`/app/webhooks/${webhookId}`, 'Delivery log', 'deliveries'],
       ['/app/api-keys', 'API keys', 'api-keys'],
@@ -156,7 +156,7 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     await expect(nav.isVisible()).resolves.toBe(false);
     await menu.click();
     await expect(menu.getAttribute('aria-expanded')).resolves.toBe('true');
-    await page.getByLabel('Current tenant').waitFor();
+    await page.getByLabel('Current workspace').waitFor();
     await expectNoSidewaysScroll(page);
     await screenshot(page, 'menu');
     await page.keyboard.press('Escape');
@@ -211,10 +211,14 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     expect(tenant.id).toBeTruthy();
     const page = await openPhone(d, owner);
 
-    // A tenant without a name: zod's "Too small: expected string to have >=1 characters".
-    await page.goto(`${d.ctx.baseUrl}/app/tenants`);
-    await page.getByRole('button', { name: 'Create tenant' }).click();
-    await expectFieldMessage(page, 'Tenant name', 'Tenant name must not be empty.');
+    // A workspace without a name: zod's "Too small: expected string to have >=1 characters".
+    await page.goto(`${d.ctx.baseUrl}/app/workspace`);
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await expectFieldMessage(
+      page,
+      'Name of the new workspace',
+      'Name of the new workspace must not be empty.',
+    );
 
     // A callback URL that is not one.
     await page.goto(`${d.ctx.baseUrl}/app/webhooks`);
@@ -246,7 +250,9 @@ describe.each(ENGINES)('dashboard on a 360 px phone on %s', (engine) => {
     const text = (await page.textContent('main')) ?? '';
     expect(text).not.toMatch(/Too small|Too big|Invalid input|expected string|signees\.\d/);
 
-    // A folder without a name.
+    // A folder without a name. (A workspace without documents shows only its upload action.)
+    const doc = await quickCreate(d.ctx, owner.apiKey, { tenantId: tenant.id });
+    expect(doc.status).toBe(201);
     await page.goto(`${d.ctx.baseUrl}/app/documents`);
     await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
     const folders = page.getByRole('navigation', { name: 'Folders' });

@@ -50,7 +50,7 @@ describe.each(ENGINES)('dashboard: automatic reminders on %s', (engine) => {
 
   it('sets the tenant’s reminder defaults in settings, refusals explained at the input', async () => {
     const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
-    await page.goto(`${d.ctx.baseUrl}/app/tenants`);
+    await page.goto(`${d.ctx.baseUrl}/app/workspace`);
     await page.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
     const group = page.getByRole('group', { name: 'Automatic reminders' });
     const first = group.getByLabel('First after (days)');
@@ -103,10 +103,10 @@ describe.each(ENGINES)('dashboard: automatic reminders on %s', (engine) => {
     await page.goto(`${d.ctx.baseUrl}/app/documents/${id}`);
     const shown = page.getByTestId('reminders');
     // A draft without its own: the tenant's defaults apply when it is sent, and say which.
-    await expect.poll(() => shown.textContent()).toBe('Tenant defaults when sent');
+    await expect.poll(() => shown.textContent()).toBe('Workspace defaults when sent');
     await page
       .getByText(
-        'The tenant’s now: first reminder 2 days after invitation, then every 3 days, at most 2.',
+        'The workspace’s now: first reminder 2 days after invitation, then every 3 days, at most 2.',
       )
       .waitFor();
     await shoot(page, page.locator('.facts'), 'document-draft');
@@ -154,7 +154,7 @@ describe.each(ENGINES)('dashboard: automatic reminders on %s', (engine) => {
     const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
     await page.goto(`${d.ctx.baseUrl}/app/documents/${id}`);
     const shown = page.getByTestId('reminders');
-    await expect.poll(() => shown.textContent()).toBe('Tenant defaults when sent');
+    await expect.poll(() => shown.textContent()).toBe('Workspace defaults when sent');
     await save(page, 'Change schedule');
     await save(page, 'Turn schedule off');
     await expect.poll(() => shown.textContent()).toBe('None');

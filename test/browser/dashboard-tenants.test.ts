@@ -34,16 +34,16 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
-      .getByRole('link', { name: 'Tenants' })
+      .getByRole('link', { name: 'Workspace' })
       .click();
-    await page.getByRole('heading', { level: 1, name: 'Tenants' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();
 
-    await page.getByLabel('Tenant name').fill('Acme Legal');
-    await page.getByRole('button', { name: 'Create tenant' }).click();
+    await page.getByLabel('Name of the new workspace').fill('Acme Legal');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     await expect.poll(() => page.getByTestId('credit-balance').textContent()).toBe('1000 credits');
-    await page.getByLabel('Tenant name').fill('Beta Works');
-    await page.getByRole('button', { name: 'Create tenant' }).click();
+    await page.getByLabel('Name of the new workspace').fill('Beta Works');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
     await page.getByRole('heading', { level: 2, name: 'Beta Works' }).waitFor();
     const tenants = (await callApi(d.ctx, owner.apiKey, 'GET', '/api/tenants')).body as {
       tenants: { id: string; name: string; role: string }[];
@@ -55,11 +55,11 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     const acme = tenants.tenants.find((t) => t.name === 'Acme Legal');
 
     // Switch with the header's selector, and back with the list's button.
-    await page.getByLabel('Current tenant').selectOption({ label: 'Acme Legal' });
+    await page.getByLabel('Current workspace').selectOption({ label: 'Acme Legal' });
     await page.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     await page.getByRole('button', { name: 'Switch to Beta Works' }).click();
     await page.getByRole('heading', { level: 2, name: 'Beta Works' }).waitFor();
-    await page.getByLabel('Current tenant').selectOption({ label: 'Acme Legal' });
+    await page.getByLabel('Current workspace').selectOption({ label: 'Acme Legal' });
     await page.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
 
     // Settings: a bad cooldown is explained next to its field; good values are saved.
@@ -158,7 +158,7 @@ describe.each(ENGINES)('dashboard: tenants, members and settings on %s', (engine
     });
     const token = await invitationToken(d.ctx, colleague.email);
     await callApi(d.ctx, colleague.apiKey, 'POST', `/api/invitations/${token}/accept`);
-    await memberPage.goto(`${d.ctx.baseUrl}/app/tenants`);
+    await memberPage.goto(`${d.ctx.baseUrl}/app/workspace`);
     await memberPage.getByRole('heading', { level: 2, name: 'Acme Legal' }).waitFor();
     await memberPage.getByText('Only owners and admins can change settings.').waitFor();
     await expect(memberPage.getByLabel('E-mail language').isDisabled()).resolves.toBe(true);

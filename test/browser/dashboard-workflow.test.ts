@@ -75,7 +75,7 @@ describe.each(ENGINES)('dashboard: expiry, events and signee timelines on %s', (
 
   it('sets the default expiry and two opt-in events in settings, explained refusals on the field', async () => {
     const page = await openLoggedIn(d.browser, d.ctx, owner, d.opened);
-    await page.goto(`${d.ctx.baseUrl}/app/tenants`);
+    await page.goto(`${d.ctx.baseUrl}/app/workspace`);
     await page.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
     const expiry = page.getByLabel('Default expiry (days)');
     await expect(expiry.inputValue()).resolves.toBe('');
@@ -122,7 +122,7 @@ describe.each(ENGINES)('dashboard: expiry, events and signee timelines on %s', (
     const shown = page.getByTestId('expiry');
     await expect.poll(() => shown.textContent()).toBe('No expiry');
     // A draft without its own deadline: the tenant's default applies when it is sent.
-    await page.getByText('sending gives it the tenant’s 30 days').waitFor();
+    await page.getByText('sending gives it the workspace’s 30 days').waitFor();
 
     await page.getByRole('button', { name: 'Set expiry' }).click();
     const input = page.getByLabel('Expires at');

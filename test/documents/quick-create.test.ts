@@ -86,6 +86,7 @@ describe.each(ENGINES)('quick-create on %s', (engine) => {
         'cancelReason',
         'reminders',
         'redirectUrl',
+        'completedAt',
         'downloadUrl',
       ].sort(),
     );

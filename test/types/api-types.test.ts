@@ -24,6 +24,7 @@ const checks: { [name: string]: true } = {
   QuickCreateResult: true as Same<Sdk.QuickCreateResult, Api.QuickCreateResult>,
   SendForSigningResult: true as Same<Sdk.SendForSigningResult, Api.SendForSigningResult>,
   DocumentPage: true as Same<Sdk.DocumentPage, Api.DocumentPage>,
+  DocumentSummary: true as Same<Sdk.DocumentSummary, Api.DocumentSummary>,
   Webhook: true as Same<Sdk.Webhook, Api.Webhook>,
   WebhookWithSecret: true as Same<Sdk.WebhookWithSecret, Api.WebhookWithSecret>,
   WebhookAttempt: true as Same<Sdk.WebhookAttempt, Api.WebhookAttempt>,
@@ -49,6 +50,6 @@ const checks: { [name: string]: true } = {
 
 describe('the SDK types are the API types', () => {
   it('are checked by tsc for every resource and answer', () => {
-    expect(Object.keys(checks)).toHaveLength(35);
+    expect(Object.keys(checks)).toHaveLength(36);
   });
 });

@@ -32,6 +32,7 @@ import * as m0030embedOrigins from './migrations/0030-embed-origins.js';
 import * as m0031branding from './migrations/0031-branding.js';
 import * as m0032tenantActivity from './migrations/0032-tenant-activity.js';
 import * as m0033fieldAttachments from './migrations/0033-field-attachments.js';
+import * as m0034homeCounts from './migrations/0034-home-counts.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0031-branding': m0031branding,
   '0032-tenant-activity': m0032tenantActivity,
   '0033-field-attachments': m0033fieldAttachments,
+  '0034-home-counts': m0034homeCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

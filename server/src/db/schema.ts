@@ -402,6 +402,8 @@ export type DocumentsTable = {
   reminders: string | null;
   /** Where the signing page sends a signee after signing or declining (decisions §12). */
   redirect_url: string | null;
+  /** When it became `signed` (migration 0034); null before. */
+  completed_at: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 export type SigneesTable = {

@@ -115,6 +115,7 @@ export const RESOURCE_EXAMPLES: Record<string, unknown> = {
     cancelReason: null,
     reminders: { firstAfterDays: 3, everyDays: 2, max: 3 },
     redirectUrl: 'https://app.example.com/deals/4711/signed',
+    completedAt: null,
     downloadUrl:
       'http://localhost:3000/api/files/01a21557-5b18-70ba-b25d-6ee920342351/original?expires=1795654978&signature=rRaOuKcjLTGvLk4hDW_4lhlnJMU5k1lU2ZDlTk-8y7g',
   },

@@ -28,10 +28,11 @@ function keys(d: Details): string {
 }
 
 const SAY: Record<Api.ActivityEntry['action'], (d: Details) => string> = {
-  'tenant.created': (d) => `Created the tenant “${str(d.name)}”`,
+  'tenant.created': (d) => `Created the workspace “${str(d.name)}”`,
+  'tenant.renamed': (d) => `Renamed the workspace from “${str(d.from)}” to “${str(d.to)}”`,
   'member.added': (d) => `${str(d.email)} joined as ${str(d.role)}`,
   'member.removed': (d) =>
-    d.left ? `${str(d.email)} left the tenant` : `Removed ${str(d.email)} (${str(d.role)})`,
+    d.left ? `${str(d.email)} left the workspace` : `Removed ${str(d.email)} (${str(d.role)})`,
   'member.role_changed': (d) => `Changed ${str(d.email)} from ${str(d.from)} to ${str(d.to)}`,
   'invitation.created': (d) => `Invited ${str(d.email)} as ${str(d.role)}`,
   'invitation.revoked': (d) => `Withdrew the invitation of ${str(d.email)}`,

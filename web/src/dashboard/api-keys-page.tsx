@@ -48,7 +48,7 @@ export function ApiKeysPage() {
       <PageTitle>API keys</PageTitle>
       <p className="lead">
         Keys authenticate your server with the <code>X-Api-Key</code> header. A key acts as you, in
-        every tenant you belong to.
+        every workspace you belong to.
       </p>
       {created && (
         <SecretOnce

@@ -77,15 +77,20 @@ export function LoginPage(props: { onLoggedIn: (user: User) => void }) {
 /** Create an account; afterwards, say where the verification e-mail went. */
 export function SignupPage(props: { meta: Meta }) {
   const [name, setName] = useState('');
+  const [company, setCompany] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [created, setCreated] = useState<User | null>(null);
   const { busy, errors, message, submit } = useSubmit();
-  const fields = ['name', 'email', 'password'];
+  const fields = ['name', 'tenantName', 'email', 'password'];
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     void submit(async () => {
-      const { user } = await call('POST /api/auth/signup', { json: { name, email, password } });
+      // Left blank, the workspace is named after the person (the service's rule).
+      const tenantName = company.trim() || undefined;
+      const { user } = await call('POST /api/auth/signup', {
+        json: { name, email, password, tenantName },
+      });
       setCreated(user);
     });
   }
@@ -128,6 +133,14 @@ export function SignupPage(props: { meta: Meta }) {
           value={name}
           onChange={(e) => setName(e.target.value)}
           error={fieldError(errors, 'name')}
+        />
+        <TextField
+          label="Company or team name (optional)"
+          autoComplete="organization"
+          value={company}
+          onChange={(e) => setCompany(e.target.value)}
+          hint="Your workspace gets this name; left blank, it is named after you. You can rename it later."
+          error={fieldError(errors, 'tenantName', 'Company or team name')}
         />
         <TextField
           label="E-mail"

@@ -130,7 +130,7 @@ export function BulkSendPage(props: { bulkSendId: string }) {
         </dl>
         {bulk.waitingUntil && !completed && (
           <p className="warning-text">
-            Today’s e-mail quota of the tenant is used up: the next rows go out at{' '}
+            Today’s e-mail quota of the workspace is used up: the next rows go out at{' '}
             <Time value={bulk.waitingUntil} />.
           </p>
         )}

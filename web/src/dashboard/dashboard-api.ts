@@ -10,7 +10,7 @@ type Routes = {
   'GET /api/auth/me': { res: { user: Api.User } };
   'POST /api/auth/login': { body: { email: string; password: string }; res: { user: Api.User } };
   'POST /api/auth/signup': {
-    body: { email: string; password: string; name: string };
+    body: { email: string; password: string; name: string; tenantName?: string };
     res: { user: Api.User };
   };
   'POST /api/auth/logout': { res: undefined };
@@ -28,6 +28,7 @@ type Routes = {
   'DELETE /api/account/api-keys/{keyId}': { res: undefined };
   'GET /api/tenants': { res: { tenants: Api.Tenant[] } };
   'POST /api/tenants': { body: { name: string }; res: { tenant: Api.Tenant } };
+  'PATCH /api/tenants/{tenantId}': { body: { name: string }; res: { tenant: Api.Tenant } };
   'GET /api/tenants/{tenantId}/credits': { res: { balance: number } };
   'GET /api/tenants/{tenantId}/logo': { res: { logo: Api.TenantLogo | null } };
   'DELETE /api/tenants/{tenantId}/logo': { res: undefined };
@@ -74,6 +75,7 @@ type Routes = {
     res: unknown;
   };
   'GET /api/documents': { res: Api.DocumentPage };
+  'GET /api/documents/summary': { res: { summary: Api.DocumentSummary } };
   'POST /api/documents/quick-create': { form: FormData; res: Api.QuickCreateResult };
   'GET /api/documents/{documentId}': { res: Api.DocumentDetail };
   'GET /api/documents/{documentId}/fields': { res: { fields: Api.Field[] } };

@@ -177,7 +177,12 @@ function Route(props: { path: string }): ReactNode {
   const bulkSend = matchPath('/app/bulk-sends/:id', path);
   if (bulkSend) return <BulkSendPage key={bulkSend.id} bulkSendId={bulkSend.id} />;
   if (path === '/app/api-keys') return <ApiKeysPage />;
-  if (path === '/app/tenants') return <TenantsPage />;
+  // The Workspace page; /app/tenants was its address before the dashboard said "workspace".
+  if (path === '/app/tenants') {
+    navigate('/app/workspace', { replace: true });
+    return null;
+  }
+  if (path === '/app/workspace') return <TenantsPage />;
   if (path === '/app/webhooks') return <WebhooksPage />;
   if (path === '/app/activity') return <ActivityPage />;
   const hook = matchPath('/app/webhooks/:id', path);

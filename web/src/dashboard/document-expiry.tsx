@@ -83,7 +83,7 @@ export function DocumentExpiry(props: {
         </span>
         {!doc.expiresAt && defaults.data && (
           <span className="field-hint block">
-            Unless you set one, sending gives it the tenant’s {defaults.data}{' '}
+            Unless you set one, sending gives it the workspace’s {defaults.data}{' '}
             {defaults.data === 1 ? 'day' : 'days'}.
           </span>
         )}

@@ -68,13 +68,13 @@ export function DocumentReminders(props: {
       params: { tenantId: doc.tenantId },
     });
     const first = settings.reminderFirstAfterDays ?? settings.reminderEveryDays;
-    if (first === null) return 'The tenant sets none at the moment.';
+    if (first === null) return 'The workspace sets none at the moment.';
     const words = describeReminders({
       firstAfterDays: first,
       everyDays: settings.reminderEveryDays,
       max: settings.reminderMax,
     });
-    return `The tenant’s now: ${words.charAt(0).toLowerCase()}${words.slice(1)}.`;
+    return `The workspace’s now: ${words.charAt(0).toLowerCase()}${words.slice(1)}.`;
   }, [tenantDefaults, doc.tenantId]);
 
   const patch = (reminders: Record<string, number | null> | null) =>
@@ -118,7 +118,7 @@ export function DocumentReminders(props: {
   const shown = doc.reminders
     ? describeReminders(doc.reminders)
     : tenantDefaults
-      ? 'Tenant defaults when sent'
+      ? 'Workspace defaults when sent'
       : 'None';
   return (
     // Wide: the policy in words is a line, and the form's three inputs sit side by side.

@@ -11,18 +11,34 @@ import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import { DOCUMENT_STATUSES, type Folder, type SignetDocument } from './types.js';
-import { ErrorMessage, SearchForm, StatusBadge, StatusMessage, Time } from './ui.js';
+import { ErrorMessage, PageTitle, SearchForm, StatusBadge, StatusMessage, Time } from './ui.js';
+import {
+  ActiveFilter,
+  completedSinceOf,
+  FirstDocument,
+  HOME_FILTERS,
+  HomeCounts,
+} from './home-counts.js';
 import { useLoad } from './use-load.js';
 import { useRowActions } from './use-row-actions.js';
 
 const PAGE_SIZE = 10;
 
-type View = { status: string; folderId: string | null; pinned: boolean; q: string };
+type View = {
+  status: string;
+  folderId: string | null;
+  pinned: boolean;
+  q: string;
+  /** `7d`: completed in the last 7 days (home-counts.tsx). */
+  completed: string;
+  emailFailed: boolean;
+};
 
 /**
- * The current tenant's documents, newest first: a folder tree beside them, a search box and a
- * status filter above, pin and move on each row, paged with the API's cursor. The view lives in
- * the URL, so back and reload keep it.
+ * The current workspace's documents, newest first: the home counts on top, a folder tree
+ * beside them, a search box and a status filter above, pin and move on each row, paged with the
+ * API's cursor. The view lives in the URL, so back and reload keep it. A workspace without
+ * documents shows one thing to do instead: upload the first.
  */
 export function DocumentsPage() {
   const { tenant } = useSession();
@@ -32,8 +48,11 @@ export function DocumentsPage() {
     folderId: query.get('folder'),
     pinned: query.get('pinned') === 'true',
     q: query.get('q') ?? '',
+    completed: query.get('completed') === '7d' ? '7d' : '',
+    emailFailed: query.get('emailFailed') === 'true',
   };
   const cursor = query.get('cursor');
+  const filtered = Boolean(view.status || view.completed || view.emailFailed);
   const list = useLoad(async () => {
     if (!tenant) return null;
     const q = new URLSearchParams({ tenantId: tenant.id, limit: String(PAGE_SIZE) });
@@ -41,9 +60,21 @@ export function DocumentsPage() {
     if (view.folderId) q.set('folderId', view.folderId);
     if (view.pinned) q.set('pinned', 'true');
     if (view.q.trim()) q.set('q', view.q.trim());
+    const completedSince = completedSinceOf(view.completed);
+    if (completedSince) q.set('completedSince', completedSince);
+    if (view.emailFailed) q.set('emailFailed', 'true');
     if (cursor) q.set('cursor', cursor);
-    return call('GET /api/documents', { query: q });
-  }, [tenant?.id, view.status, view.folderId, view.pinned, view.q, cursor]);
+    return { ...(await call('GET /api/documents', { query: q })), key: query.toString() };
+  }, [
+    tenant?.id,
+    view.status,
+    view.folderId,
+    view.pinned,
+    view.q,
+    cursor,
+    view.completed,
+    view.emailFailed,
+  ]);
   const folders = useLoad(async () => {
     if (!tenant) return [];
     return loadAllFolders(tenant.id);
@@ -57,18 +88,41 @@ export function DocumentsPage() {
       Documents
     </ListTitle>
   );
-  if (!tenant) return <NoTenant title={title} />;
+  if (!tenant) return <NoTenant title={<PageTitle>Documents</PageTitle>} />;
+  // Until the first page is in, the title alone: a new workspace then shows its one action.
+  if (!list.data) {
+    return (
+      <>
+        <PageTitle>Documents</PageTitle>
+        {list.error ? <ErrorMessage error={list.error} /> : <p className="loading">Loading…</p>}
+      </>
+    );
+  }
+  const unfiltered = !filtered && !view.folderId && !view.pinned && !view.q.trim() && !cursor;
+  if (unfiltered && list.data.key === query.toString() && list.data.documents.length === 0) {
+    return (
+      <>
+        <PageTitle>Documents</PageTitle>
+        <FirstDocument />
+      </>
+    );
+  }
 
   function go(next: Partial<View> & { cursor?: string | null }) {
     const v = { ...view, ...next };
     const q = new URLSearchParams();
     if (v.status) q.set('status', v.status);
+    if (v.completed) q.set('completed', v.completed);
+    if (v.emailFailed) q.set('emailFailed', 'true');
     if (v.folderId) q.set('folder', v.folderId);
     if (v.pinned) q.set('pinned', 'true');
     if (v.q.trim()) q.set('q', v.q.trim());
     if (next.cursor) q.set('cursor', next.cursor);
     navigate(`/app/documents${q.size > 0 ? `?${q}` : ''}`);
   }
+  const homeFilter = HOME_FILTERS.find(
+    (f) => f.query === query.toString().replace(/&?cursor=[^&]*/, ''),
+  );
   const allFolders: Folder[] = folders.data ?? [];
   const fileDocument = (d: Pick<SignetDocument, 'id' | 'name'>, folderId: string | null) =>
     rows.run(async () => {
@@ -94,7 +148,7 @@ export function DocumentsPage() {
     ? 'Pinned'
     : view.folderId
       ? folderPath(allFolders, view.folderId) || 'Folder'
-      : 'All documents';
+      : (homeFilter?.label ?? 'All documents');
   function onSearch() {
     go({ q: search, cursor: null });
   }
@@ -102,6 +156,7 @@ export function DocumentsPage() {
   return (
     <>
       {title}
+      <HomeCounts tenantId={tenant.id} active={homeFilter?.key ?? null} />
       <div className="documents-layout">
         <FolderPanel
           tenantId={tenant.id}
@@ -140,6 +195,12 @@ export function DocumentsPage() {
               </select>
             </label>
           </div>
+          {filtered && (
+            <ActiveFilter
+              view={view}
+              onClear={() => go({ status: '', completed: '', emailFailed: false, cursor: null })}
+            />
+          )}
           <ErrorMessage error={list.error ?? folders.error} />
           {rows.notice && <StatusMessage>{rows.notice}</StatusMessage>}
           <ErrorMessage error={rows.failure} />
@@ -149,7 +210,7 @@ export function DocumentsPage() {
                 ? 'No more documents.'
                 : view.q.trim()
                   ? `No document matches “${view.q.trim()}”.`
-                  : view.folderId || view.pinned || view.status
+                  : view.folderId || view.pinned || filtered
                     ? 'No documents here.'
                     : 'No documents here yet.'}{' '}
               {!view.q && !cursor && <Link to="/app/documents/new">Upload one</Link>}

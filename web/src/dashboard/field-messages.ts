@@ -160,7 +160,7 @@ const NAMES: Record<string, string> = {
   signeeEvents: 'Signee events',
   parentId: 'Parent folder',
   folderId: 'Folder',
-  tenantId: 'Tenant',
+  tenantId: 'Workspace',
 };
 
 // camelCase as words: "signingGroupsEnabled" -> "signing groups enabled".

@@ -37,7 +37,7 @@ export function InvitationPage(props: {
         params: { token },
       });
       rememberTenantId(membership.tenantId);
-      navigate('/app/tenants', { replace: true });
+      navigate('/app/workspace', { replace: true });
     });
   }
 
@@ -66,13 +66,13 @@ export function InvitationPage(props: {
     <section className="card auth-card break">
       <PageTitle>{`Join ${inv.tenantName}`}</PageTitle>
       <p>
-        <strong>{inv.inviterName}</strong> invites <strong>{inv.email}</strong> to join{' '}
-        <strong>{inv.tenantName}</strong> on Signet as <strong>{inv.role}</strong>.
+        <strong>{inv.inviterName}</strong> invites <strong>{inv.email}</strong> to join the
+        workspace <strong>{inv.tenantName}</strong> on Signet as <strong>{inv.role}</strong>.
       </p>
       {inv.status !== 'pending' ? (
         <>
           <ErrorMessage error={GONE[inv.status]} />
-          {user && <Link to="/app/tenants">Go to your tenants</Link>}
+          {user && <Link to="/app/workspace">Go to your workspaces</Link>}
         </>
       ) : !user ? (
         <InvitationLogin email={inv.email} onLoggedIn={props.setUser} />

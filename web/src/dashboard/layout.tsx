@@ -5,11 +5,12 @@ import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { Meta } from './types.js';
 import { PageTitle } from './ui.js';
+import { CreateWorkspaceForm } from './workspace-create.js';
 
 const NAV = [
   { to: '/app/documents', label: 'Documents' },
   { to: '/app/templates', label: 'Templates' },
-  { to: '/app/tenants', label: 'Tenants' },
+  { to: '/app/workspace', label: 'Workspace' },
   { to: '/app/webhooks', label: 'Webhooks' },
   // The activity log is for owners and admins only (decisions §16).
   { to: '/app/activity', label: 'Activity', managers: true },
@@ -70,7 +71,7 @@ export function PublicLayout(props: { meta: Meta; children: ReactNode }) {
 }
 
 /**
- * Header with navigation, tenant selector and log-out around every logged-in page. On a phone
+ * Header with navigation, workspace selector and log-out around every logged-in page. On a phone
  * they fold behind a Menu button (a disclosure), so the header is one row.
  */
 export function Layout(props: { children: ReactNode }) {
@@ -134,7 +135,7 @@ export function Layout(props: { children: ReactNode }) {
           <div className="dash-account">
             {session.tenants.length > 0 && (
               <label className="tenant-select">
-                <span>Current tenant</span>
+                <span>Current workspace</span>
                 <select
                   value={session.tenant?.id ?? ''}
                   onChange={(e) => session.selectTenant(e.target.value)}
@@ -176,14 +177,22 @@ export function Layout(props: { children: ReactNode }) {
   );
 }
 
-/** Shown on tenant pages when the user has no tenant yet, under the page's `title` if given. */
+/**
+ * Shown on a workspace's pages when the user has none (an account made before sign-up made
+ * one, or one who left theirs), under the page's `title` if given: one thing to do, make one.
+ */
 export function NoTenant(props: { title?: ReactNode }) {
   return (
     <>
       {props.title}
-      <p className="empty">
-        You do not belong to a tenant yet. <Link to="/app/tenants">Create a tenant</Link> first.
-      </p>
+      <section className="card empty-state" aria-labelledby="no-workspace">
+        <h2 id="no-workspace">Create your workspace</h2>
+        <p>
+          Your documents, templates and team live in a workspace, and you have none yet. Name it
+          after your company or team; you can rename it later.
+        </p>
+        <CreateWorkspaceForm label="Workspace name" />
+      </section>
     </>
   );
 }

@@ -108,7 +108,7 @@ export function DirectLinkSection(props: {
       ) : (
         <p className="muted">
           {enabled ? 'The direct link is on.' : 'The direct link is off.'} Only owners and admins of
-          the tenant can turn it on or off.
+          the workspace can turn it on or off.
         </p>
       )}
       {notice && <StatusMessage>{notice}</StatusMessage>}

@@ -5,16 +5,19 @@ import { BrandSection } from './brand-section.js';
 import { MembersSection } from './members-section.js';
 import { useSession } from './session.js';
 import { SettingsSection } from './settings-section.js';
-import { ErrorMessage, PageTitle, TextField } from './ui.js';
+import type { Tenant } from './types.js';
+import { ErrorMessage, PageTitle, StatusMessage, TextField } from './ui.js';
 import { useLoad } from './use-load.js';
 import { useSubmit } from './use-submit.js';
+import { CreateWorkspaceForm } from './workspace-create.js';
 
-/** Tenants: create and switch, and for the current one its credits, settings and members. */
+/**
+ * `/app/workspace`: the current workspace (a tenant in the API) with its name, credits,
+ * settings, brand and members; the user's other workspaces to switch to, and a new one.
+ */
 export function TenantsPage() {
   const session = useSession();
   const { tenant } = session;
-  const [name, setName] = useState('');
-  const create = useSubmit();
   const credits = useLoad(
     async () =>
       tenant
@@ -24,21 +27,13 @@ export function TenantsPage() {
     [tenant?.id],
   );
 
-  function onCreate(event: FormEvent) {
-    event.preventDefault();
-    void create.submit(async () => {
-      const result = await call('POST /api/tenants', { json: { name } });
-      setName('');
-      await session.reloadTenants(result.tenant.id);
-    });
-  }
-
   return (
     <>
-      <PageTitle>Tenants</PageTitle>
+      <PageTitle>Workspace</PageTitle>
       {tenant && (
         <section className="card tenant-summary" aria-labelledby="current-tenant">
           <h2 id="current-tenant">{tenant.name}</h2>
+          {tenant.role !== 'member' && <RenameForm key={tenant.id} tenant={tenant} />}
           <dl className="facts">
             <div>
               <dt>Your role</dt>
@@ -51,17 +46,20 @@ export function TenantsPage() {
               </dd>
             </div>
             <div>
-              <dt>Tenant ID</dt>
+              <dt>Workspace ID</dt>
               <dd className="mono">{tenant.id}</dd>
             </div>
           </dl>
-          <p className="field-hint">Sending a document costs one credit per signee.</p>
+          <p className="field-hint">
+            Sending a document costs one credit per signee. The API calls a workspace a tenant: use
+            this ID as <code>tenantId</code>.
+          </p>
           <ErrorMessage error={credits.error} />
         </section>
       )}
       {session.tenants.length > 1 && (
         <section className="card" aria-labelledby="switch-tenant">
-          <h2 id="switch-tenant">Your tenants</h2>
+          <h2 id="switch-tenant">Your workspaces</h2>
           <ul className="tenant-list">
             {session.tenants.map((t) => (
               <li key={t.id}>
@@ -86,27 +84,55 @@ export function TenantsPage() {
         </section>
       )}
       <section className="card" aria-labelledby="new-tenant">
-        <h2 id="new-tenant">Create a tenant</h2>
+        <h2 id="new-tenant">{tenant ? 'Create another workspace' : 'Create your workspace'}</h2>
         <p className="field-hint">
-          A tenant is a workspace: its documents, members, settings, webhooks and credits. You
-          become its owner.
+          A workspace holds its own documents, templates, members, settings, webhooks and credits.
+          You become its owner.
         </p>
-        <form className="inline-form" onSubmit={onCreate} noValidate>
-          <TextField
-            label="Tenant name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            error={fieldError(create.errors, 'name', 'Tenant name')}
-          />
-          <button type="submit" className="button primary" disabled={create.busy}>
-            Create tenant
-          </button>
-        </form>
-        <ErrorMessage error={create.message} />
+        <CreateWorkspaceForm label="Name of the new workspace" />
       </section>
       {tenant && <SettingsSection key={`s-${tenant.id}`} tenant={tenant} />}
       {tenant && <BrandSection key={`b-${tenant.id}`} tenant={tenant} />}
       {tenant && <MembersSection key={`m-${tenant.id}`} tenant={tenant} />}
+    </>
+  );
+}
+
+/** Renames the current workspace (owners and admins; the service says no to members). */
+function RenameForm(props: { tenant: Tenant }) {
+  const session = useSession();
+  const [name, setName] = useState(props.tenant.name);
+  const [done, setDone] = useState<string | null>(null);
+  const rename = useSubmit();
+  function onRename(event: FormEvent) {
+    event.preventDefault();
+    setDone(null);
+    void rename.submit(async () => {
+      const { tenant } = await call('PATCH /api/tenants/{tenantId}', {
+        params: { tenantId: props.tenant.id },
+        json: { name },
+      });
+      setName(tenant.name);
+      await session.reloadTenants(tenant.id);
+      setDone(`Renamed to ${tenant.name}.`);
+    });
+  }
+  return (
+    <>
+      <form className="inline-form" onSubmit={onRename} noValidate>
+        <TextField
+          label="Workspace name"
+          autoComplete="organization"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={fieldError(rename.errors, 'name', 'Workspace name')}
+        />
+        <button type="submit" className="button secondary" disabled={rename.busy}>
+          Rename
+        </button>
+      </form>
+      <ErrorMessage error={rename.message} />
+      {done && <StatusMessage>{done}</StatusMessage>}
     </>
   );
 }

@@ -45,7 +45,7 @@ export function registerAccountRoutes(app: App, deps: AppDeps) {
         operationId: 'signUp',
         summary: 'Create an account and e-mail its verification link',
         description:
-          'The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created. Each client address may sign up 5 times at once, then once per 5 minutes, and each network (IPv4 /24, IPv6 /64) 20 times, then once a minute (429 rate_limited with Retry-After). One address gets at most 3 account e-mails an hour and 10 a day (verification links and notices together); past that the answer is the same and no e-mail goes.',
+          'A new account gets its first tenant, made as POST /api/tenants makes one, with the user as its owner: named tenantName, else "<name>\'s workspace". The same 201 answer, shaped alike, whether or not the address already has an account, so sign-up cannot be used to find accounts: an existing address gets a notice e-mail instead (at most one per 15 minutes) and nothing is created. Each client address may sign up 5 times at once, then once per 5 minutes, and each network (IPv4 /24, IPv6 /64) 20 times, then once a minute (429 rate_limited with Retry-After). One address gets at most 3 account e-mails an hour and 10 a day (verification links and notices together); past that the answer is the same and no e-mail goes.',
         tags,
         security: [],
         body: signupBody,

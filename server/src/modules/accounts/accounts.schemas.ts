@@ -14,10 +14,22 @@ export const userSchema = z
 /** The password rule of sign-up and of a password reset. */
 export const passwordSchema = z.string().min(10, 'must be at least 10 characters').max(200);
 
+/** The longest tenant name (as POST /api/tenants takes it). */
+export const MAX_TENANT_NAME = 200;
+
 export const signupBody = z.object({
   email: z.email().max(254),
   password: passwordSchema,
   name: z.string().trim().min(1, 'must not be empty').max(200),
+  tenantName: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(MAX_TENANT_NAME)
+    .optional()
+    .describe(
+      'The name of the account\'s first tenant (a company or team); without it the tenant is named after the person: "<name>\'s workspace"',
+    ),
 });
 
 export const loginBody = z.object({

@@ -10,6 +10,8 @@ import * as repo from './accounts.repo.js';
 import { recordUserActivity } from '../tenants/activity.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { SignupNotices } from './signup-notices.js';
+import { insertTenant } from '../tenants/tenants.service.js';
+import { MAX_TENANT_NAME } from './accounts.schemas.js';
 
 /** What account services need. */
 export type AccountDeps = { db: Db; publicUrl: string; env: 'sandbox' | 'production' };
@@ -41,7 +43,7 @@ export function presentUser(user: repo.UserRow) {
  */
 export async function signUp(
   deps: AccountDeps,
-  input: { email: string; password: string; name: string },
+  input: { email: string; password: string; name: string; tenantName?: string },
   notices: SignupNotices,
 ) {
   const email = input.email.trim().toLowerCase();
@@ -75,6 +77,12 @@ export async function signUp(
       return;
     }
     await repo.insertUser(trx, user);
+    // The account's first tenant, made as POST /api/tenants makes one, so that a new user
+    // starts with somewhere to put documents.
+    await insertTenant(trx, deps.env, {
+      userId: user.id,
+      name: input.tenantName ?? defaultTenantName(user.name),
+    });
     // Past the address's budget of account e-mails the account is made all the same (the
     // answer must not differ), and its owner can ask for the link again later.
     if ((await takeRecipientSlot(trx, { kind: 'account', address: email })).ok) {
@@ -82,6 +90,15 @@ export async function signUp(
     }
   });
   return user;
+}
+
+/**
+ * The first tenant's name when sign-up names none: "Ada Lovelace's workspace", the person's
+ * name shortened to keep it within MAX_TENANT_NAME.
+ */
+export function defaultTenantName(personName: string) {
+  const suffix = "'s workspace";
+  return `${personName.slice(0, MAX_TENANT_NAME - suffix.length).trim()}${suffix}`;
 }
 
 /**

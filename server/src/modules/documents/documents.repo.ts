@@ -10,6 +10,7 @@ import {
   trigramSearchable,
 } from './search-text.js';
 import type { AuditRow } from './audit.repo.js';
+import { documentsWithFailedEmail } from './summary.repo.js';
 
 /**
  * The columns of a DocumentRow: every read of documents names them, so that none loads the
@@ -52,6 +53,7 @@ export const DOCUMENT_COLUMNS = [
   'cancel_reason',
   'redirect_url',
   'reminders',
+  'completed_at',
 ] as const;
 
 /** Documents whose seal failed for good, oldest change first (`signet seal failed`). */
@@ -250,6 +252,10 @@ export type ListFilter = {
   term?: string;
   /** Only the documents with exactly this externalId. */
   externalId?: string;
+  /** Only the documents that became signed at or after this ISO time. */
+  completedSince?: string;
+  /** true: only the documents in process with a failed e-mail (summary.repo.ts). */
+  emailFailed?: boolean;
 };
 
 /**
@@ -298,8 +304,9 @@ export async function listDocuments(
   }
   // With the hits in hand, the other conditions must not lure SQLite (which plans without
   // statistics) onto an index: a unary + makes a column unindexable.
-  const column = (name: 'tenant_id' | 'status' | 'folder_id' | 'pinned' | 'external_id') =>
-    rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`;
+  const column = (
+    name: 'tenant_id' | 'status' | 'folder_id' | 'pinned' | 'external_id' | 'completed_at',
+  ) => (rowids ? sql<string>`+${sql.ref(name)}` : sql<string>`${sql.ref(name)}`);
   let query = db
     .selectFrom('documents')
     .select(DOCUMENT_COLUMNS)
@@ -313,6 +320,14 @@ export async function listDocuments(
   }
   if (input.pinned !== undefined) {
     query = query.where(column('pinned'), input.pinned ? 'is not' : 'is', null);
+  }
+  if (input.completedSince !== undefined) {
+    query = query.where(column('completed_at'), '>=', input.completedSince);
+  }
+  if (input.emailFailed) {
+    query = query
+      .where(column('status'), '=', 'in_process')
+      .where('id', 'in', documentsWithFailedEmail(db, input.tenantId));
   }
   if (term && engine === 'postgres' && trigramSearchable(term)) {
     // Narrows through the index of the tenant's own trigrams (migration 0017).

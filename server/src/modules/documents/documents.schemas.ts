@@ -117,6 +117,11 @@ export const documentSchema = z
         'Why a cancelled document was cancelled: "expired", or null (its sender cancelled it)',
       ),
     reminders: remindersAnswer,
+    completedAt: timestamp
+      .nullable()
+      .describe(
+        'When it became signed (sealed); null before. GET /api/documents?completedSince= filters on it.',
+      ),
     redirectUrl: z
       .string()
       .nullable()
@@ -377,6 +382,12 @@ export const sendResponse = documentWithSigneesSchema.extend({
 export const documentParams = z.object({ documentId: z.uuid() });
 
 /** Query of the document listing. */
+/** An ISO 8601 time in a query, compared as the UTC form the service stores. */
+const isoTimeFilter = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 time, e.g. 2027-01-31T17:00:00Z' })
+  .transform((v) => new Date(v).toISOString())
+  .optional();
+
 export const listQuery = z.object({
   tenantId: z.uuid(),
   status: documentStatusSchema.optional(),
@@ -391,6 +402,16 @@ export const listQuery = z.object({
     .max(MAX_EXTERNAL_ID)
     .optional()
     .describe('only the documents with exactly this externalId'),
+  completedSince: isoTimeFilter.describe(
+    'only the documents that became signed at or after this time (their completedAt)',
+  ),
+  emailFailed: z
+    .enum(['true'])
+    .transform(() => true)
+    .optional()
+    .describe(
+      'true: only the documents in process where a pending signee’s invitation or reminder was refused for good (bounced) and no later one went out, as GET /api/documents/summary counts them',
+    ),
   q: z
     .string()
     .max(200)

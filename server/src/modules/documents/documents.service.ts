@@ -66,6 +66,7 @@ export function presentDocument(deps: DocumentDeps, d: repo.DocumentRow) {
     cancelReason: d.cancel_reason,
     reminders: decodeReminders(d.reminders),
     redirectUrl: d.redirect_url,
+    completedAt: d.completed_at,
     downloadUrl: createDownloadUrl({
       publicUrl: deps.config.publicUrl,
       secretKey: deps.config.secretKey,
@@ -292,6 +293,7 @@ export function newDocumentRow(input: {
     cancel_reason: null,
     redirect_url: input.redirectUrl ?? null,
     reminders: encodeReminders(input.reminders),
+    completed_at: null,
   };
 }
 
@@ -369,6 +371,8 @@ export async function listDocuments(
     folderId: input.folderId,
     pinned: input.pinned,
     externalId: input.externalId,
+    completedSince: input.completedSince,
+    emailFailed: input.emailFailed,
     term: term || undefined,
     limit: input.limit + 1,
     after: input.cursor ? decodeCursor(input.cursor) : undefined,

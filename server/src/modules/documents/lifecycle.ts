@@ -116,7 +116,8 @@ export async function moveDocument(
     from: [from],
     to,
     at: input.at,
-    set: input.set,
+    // The home counts' "completed in the last 7 days" and the listing's completedSince.
+    set: to === 'signed' ? { ...input.set, completed_at: input.at } : input.set,
   });
   if (!moved) return false;
   await recordStatusChange(trx, {

@@ -10,6 +10,7 @@ import { requireMembership } from './tenants.service.js';
  */
 export const ACTIVITY_ACTIONS = [
   'tenant.created',
+  'tenant.renamed',
   'member.added',
   'member.removed',
   'member.role_changed',

@@ -83,6 +83,34 @@ export function registerTenantRoutes(app: App, deps: AppDeps) {
     }),
   );
 
+  app.patch(
+    '/api/tenants/:tenantId',
+    {
+      onRequest,
+      schema: {
+        operationId: 'renameTenant',
+        summary: 'Rename a tenant (owners and admins)',
+        tags,
+        description:
+          'Changes the name only; the activity log records tenant.renamed with the old and new names. A member is 403 forbidden.',
+        params: tenantParams,
+        body: createTenantBody,
+        response: {
+          200: z.object({ tenant: tenantSchema }),
+          ...errorResponses(401, 403, 404, 422),
+        },
+      },
+    },
+    async (request) => ({
+      tenant: await tenants.renameTenant(d, {
+        tenantId: request.params.tenantId,
+        userId: principalOf(request).userId,
+        name: request.body.name,
+        by: activityByOf(request),
+      }),
+    }),
+  );
+
   app.get(
     '/api/tenants/:tenantId/members',
     {

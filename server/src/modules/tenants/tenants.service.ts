@@ -62,6 +62,19 @@ export async function createTenant(
   deps: TenantDeps,
   input: { userId: string; name: string; by?: ActivityBy },
 ) {
+  return deps.db.kysely.transaction().execute((trx) => insertTenant(trx, deps.env, input));
+}
+
+/**
+ * Writes a new tenant in the caller's transaction: its default settings, the user as its owner,
+ * its starting credits and its `tenant.created` entry. createTenant and sign-up (the account's
+ * first workspace) both make tenants this way, so they start alike.
+ */
+export async function insertTenant(
+  trx: DbOrTrx,
+  env: TenantDeps['env'],
+  input: { userId: string; name: string; by?: ActivityBy },
+) {
   const now = nowIso();
   const tenant: repo.TenantRow = {
     id: newId(),
@@ -81,26 +94,52 @@ export async function createTenant(
     created_at: now,
     updated_at: now,
   };
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    await repo.insertTenant(trx, tenant);
-    await repo.insertMembership(trx, {
-      tenant_id: tenant.id,
-      user_id: input.userId,
-      role: 'owner',
-      created_at: now,
-    });
-    const starting = STARTING_CREDITS[deps.env];
-    if (starting > 0) {
-      await repo.changeCredits(trx, { tenantId: tenant.id, delta: starting, reason: 'starting' });
-    }
-    await recordActivity(trx, {
-      tenantId: tenant.id,
-      action: 'tenant.created',
-      by: input.by ?? { userId: input.userId, apiKeyId: null, ip: null },
-      details: { name: tenant.name },
-    });
+  await repo.insertTenant(trx, tenant);
+  await repo.insertMembership(trx, {
+    tenant_id: tenant.id,
+    user_id: input.userId,
+    role: 'owner',
+    created_at: now,
+  });
+  const starting = STARTING_CREDITS[env];
+  if (starting > 0) {
+    await repo.changeCredits(trx, { tenantId: tenant.id, delta: starting, reason: 'starting' });
+  }
+  await recordActivity(trx, {
+    tenantId: tenant.id,
+    action: 'tenant.created',
+    by: input.by ?? { userId: input.userId, apiKeyId: null, ip: null },
+    details: { name: tenant.name },
   });
   return { id: tenant.id, name: tenant.name, role: 'owner' as Role, createdAt: now };
+}
+
+/** Renames a tenant (owner or admin); answers it as the caller sees it, with their role. */
+export async function renameTenant(
+  deps: TenantDeps,
+  input: { tenantId: string; userId: string; name: string; by: ActivityBy },
+) {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const membership = await requireMembership(trx, { ...input, action: 'settings.manage' });
+    // Two renames at once: the second reads the first one's name, so its entry says from what.
+    await repo.lockTenant(trx, deps.db.engine, input.tenantId);
+    const tenant = (await repo.findTenant(trx, input.tenantId))!;
+    if (tenant.name !== input.name) {
+      await repo.updateTenant(trx, input.tenantId, { name: input.name, updated_at: nowIso() });
+      await recordActivity(trx, {
+        tenantId: input.tenantId,
+        action: 'tenant.renamed',
+        by: input.by,
+        details: { from: tenant.name, to: input.name },
+      });
+    }
+    return {
+      id: tenant.id,
+      name: input.name,
+      role: membership.role,
+      createdAt: tenant.created_at,
+    };
+  });
 }
 
 /** The tenants the user can use. */
