@@ -1,10 +1,11 @@
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { seriousA11yProblems } from '../helpers/axe.js';
 import { expectNoSidewaysScroll } from './dashboard-support.js';
 
-/** Where a PDF of the shared corpus is (read-only; see its README). */
-export const CORPUS = '/work/shared/corpus/files';
+/** Where the PDFs of the shared corpus are, beside the project (read-only; see its README). */
+export const CORPUS = path.resolve(__dirname, '../../../shared/corpus/files');
 
 /** The step the progress list marks current, as "Step n of 5: Name" and its aria-current item. */
 export async function expectStep(page: Page, n: number, name: string): Promise<void> {
