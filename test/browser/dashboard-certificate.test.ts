@@ -12,7 +12,7 @@ const PROVOKED = /^console: Failed to load resource: .* status of 401 .* @ \S+\/
 describe.each(ENGINES)('dashboard: audit certificate on %s', (engine) => {
   const d = useDashboard(engine, PROVOKED);
 
-  it('offers "Download certificate" once sent, and it downloads the sealed PDF', async () => {
+  it('offers "Download audit certificate (PDF)" once sent, and it downloads the sealed PDF', async () => {
     const owner = await createUser(d.ctx, { name: 'Cora Certificate' });
     const tenant = await createTenant(d.ctx, owner.apiKey, 'Proof Co');
     const create = async (name: string) => {
@@ -41,11 +41,13 @@ describe.each(ENGINES)('dashboard: audit certificate on %s', (engine) => {
     await page.goto(`${d.ctx.baseUrl}/app/documents/${draftId}`);
     await page.getByRole('heading', { level: 1, name: 'Loan draft' }).waitFor();
     await page.getByRole('link', { name: 'Download original PDF' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Download certificate' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Download audit certificate (PDF)' }).count()).toBe(
+      0,
+    );
 
     await page.goto(`${d.ctx.baseUrl}/app/documents/${sentId}`);
     await page.getByRole('heading', { level: 1, name: 'Loan agreement' }).waitFor();
-    const link = page.getByRole('link', { name: 'Download certificate' });
+    const link = page.getByRole('link', { name: 'Download audit certificate (PDF)' });
     expect(await link.getAttribute('href')).toBe(`/api/documents/${sentId}/certificate`);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe('loan agreement-audit-certificate.pdf');

@@ -1,30 +1,27 @@
-import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yProblems } from '../helpers/axe.js';
-import { launchChromium, openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
+import { launchChromium, VIEWPORTS } from '../helpers/browser.js';
 import { ENGINES } from '../helpers/context.js';
 import { insertApiKey } from '../helpers/db-factories.js';
 import { api, quickCreate } from '../helpers/documents.js';
-import { uniqueEmail } from '../helpers/factories.js';
 import { signingCall, waitForStatus } from '../helpers/signing.js';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { startSmtpSink } from '../helpers/smtp.js';
 import {
-  checkPages,
-  expectNoSidewaysScroll,
-  screenshotPage,
-  startService,
-  type Dashboard,
-} from './dashboard-support.js';
+  expectAccessible,
+  linkMailedTo,
+  signUpAndLogIn,
+  type MailedDashboard,
+} from './first-hour-support.js';
+import { checkPages, screenshotPage, startService } from './dashboard-support.js';
 
 // The login page asks whether anyone is logged in (401), the blank rename is refused (422); the
 // server-rendered verification page has no icon (favicon.ico is a 404).
 const PROVOKED = /^console: Failed to load resource: .* status of (401|422) |favicon\.ico$/;
-const PASSWORD = 'correct horse battery';
 
 // The first hour (issue 50): sign-up makes a workspace, so a new user lands on an empty
 // Documents page with one thing to do; with documents, the counts on top link to their lists.
 describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on %s', (engine) => {
-  const d = { opened: [] } as unknown as Dashboard & { smtp: SmtpSink };
+  const d = { opened: [] } as unknown as MailedDashboard;
   beforeAll(async () => {
     d.smtp = await startSmtpSink();
     d.ctx = await startService(engine, { SMTP_URL: d.smtp.url });
@@ -37,55 +34,12 @@ describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on
   });
   afterEach(() => checkPages(d.ctx, d.opened, PROVOKED));
 
-  const linkMailedTo = async (to: string, pattern: RegExp) => {
-    const mail = await d.smtp.waitFor(
-      (m) => JSON.stringify(m.to ?? '').includes(to) && pattern.test(m.text ?? ''),
-    );
-    return pattern.exec(mail.text ?? '')![0];
-  };
-  const noA11yProblems = async (page: Page) => {
-    for (const size of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(size);
-      expect(await seriousA11yProblems(page), `${size.width} px`).toEqual([]);
-      await expectNoSidewaysScroll(page);
-    }
-  };
-
-  // Sign-up, the e-mailed link, log-in: the empty Documents page of the new workspace.
-  async function signUpAndLogIn(viewport: { width: number; height: number }, company: string) {
-    const recorded = await openRecordedPage(d.browser, viewport);
-    d.opened.push(recorded);
-    const { page } = recorded;
-    const email = uniqueEmail('first-hour');
-    await page.goto(`${d.ctx.baseUrl}/signup`);
-    await page.getByRole('heading', { level: 1, name: 'Create your account' }).waitFor();
-    await noA11yProblems(page);
-    await page.setViewportSize(viewport);
-    await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
-    await page.getByLabel('Company or team name (optional)').fill(company);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await screenshotPage(page, 'first-hour-signup');
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-
-    await page.goto(await linkMailedTo(email, /http\S+\/verify-email\?token=[\w-]+/));
-    await expect(page.textContent('body')).resolves.toContain('is verified');
-    await page.goto(`${d.ctx.baseUrl}/login`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
-    await page.getByRole('heading', { name: 'Send your first document' }).waitFor();
-    return { page, email };
-  }
-
   it('lands a new user on an empty Documents page with one action, at 375 and 1440 px', async () => {
     for (const [viewport, company, workspace] of [
       [VIEWPORTS.phone, '', "Ada Lovelace's workspace"],
       [VIEWPORTS.desktop, 'Analytical Engines Ltd', 'Analytical Engines Ltd'],
     ] as const) {
-      const { page } = await signUpAndLogIn(viewport, company);
+      const { page } = await signUpAndLogIn(d, viewport, company);
       // One thing to do: the page's only control is its upload link.
       const main = page.getByRole('main');
       await expect(main.getByRole('link').allTextContents()).resolves.toEqual([
@@ -100,7 +54,7 @@ describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on
         selector.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent),
       ).resolves.toBe(workspace);
       if (viewport === VIEWPORTS.phone) await page.getByRole('button', { name: 'Menu' }).click();
-      await noA11yProblems(page);
+      await expectAccessible(page);
       await page.setViewportSize(viewport);
       await screenshotPage(page, `first-hour-empty-${viewport.width}`);
       await main.getByRole('link', { name: 'Upload a document' }).click();
@@ -128,7 +82,7 @@ describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on
   });
 
   it('shows the counts that matter, each a link to exactly its documents', async () => {
-    const { page, email } = await signUpAndLogIn(VIEWPORTS.desktop, 'Counting House');
+    const { page, email } = await signUpAndLogIn(d, VIEWPORTS.desktop, 'Counting House');
     const me = await page.evaluate(async () => (await fetch('/api/auth/me')).json());
     const apiKey = (await insertApiKey(d.ctx, me.user.id)).secret;
     const tenantId = (await api(d.ctx, apiKey, 'GET', '/api/tenants')).body.tenants[0].id;
@@ -158,7 +112,7 @@ describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on
     const signer = at('signer');
     const done = await create('Signed contract', signer);
     await send(done);
-    const token = (await linkMailedTo(signer, /\/sign\/(sg_[\w-]+)/)).slice('/sign/'.length);
+    const token = (await linkMailedTo(d, signer, /\/sign\/(sg_[\w-]+)/)).slice('/sign/'.length);
     const signed = await signingCall(d.ctx, token, 'sign', {
       consent: true,
       signature: { type: 'typed', text: 'Sam Signee' },
@@ -174,7 +128,7 @@ describe.each(ENGINES)('dashboard: sign-up to a workspace and its home counts on
     await expect(count('prepare').textContent()).resolves.toBe('2Waiting for you to prepare');
     await expect(count('completed').textContent()).resolves.toBe('1Completed in the last 7 days');
     await expect(count('failed').textContent()).resolves.toBe('1Failed e-mails');
-    await noA11yProblems(page);
+    await expectAccessible(page);
     await page.setViewportSize(VIEWPORTS.desktop);
     await screenshotPage(page, 'first-hour-counts');
 

@@ -150,7 +150,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
               href={auditCsvUrl(trail.data)}
               download={`${doc.name}-audit-trail.csv`}
             >
-              Download audit trail
+              Download audit trail (CSV)
             </a>
           )}
           {!draft && (
@@ -160,7 +160,7 @@ export function DocumentDetailPage(props: { documentId: string }) {
               href={`/api/documents/${encodeURIComponent(doc.id)}/certificate`}
               download
             >
-              Download certificate
+              Download audit certificate (PDF)
             </a>
           )}
           {draft && (

@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { seriousA11yProblems } from '../helpers/axe.js';
+import { openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
+import { uniqueEmail } from '../helpers/factories.js';
+import type { SmtpSink } from '../helpers/smtp.js';
+import { expectNoSidewaysScroll, type Dashboard } from './dashboard-support.js';
+
+// What the first-hour tests share (issue 50): a new user's way in, the mail they get, the
+// accessibility check of a screen at both widths, and the screenshots docs/dashboard.md shows.
+
+/** A dashboard with the SMTP listener its e-mails go to. */
+export type MailedDashboard = Dashboard & { smtp: SmtpSink };
+
+export const PASSWORD = 'correct horse battery';
+
+/** The first link matching `pattern` in the newest e-mail to `to` that has one. */
+export async function linkMailedTo(d: MailedDashboard, to: string, pattern: RegExp) {
+  const mail = await d.smtp.waitFor(
+    (m) => JSON.stringify(m.to ?? '').includes(to) && pattern.test(m.text ?? ''),
+  );
+  return pattern.exec(mail.text ?? '')![0];
+}
+
+/**
+ * No serious or critical axe-core violation and no sideways scroll, at a phone's and a
+ * desktop's width; the page is left at `back` (the width the test walks at).
+ */
+export async function expectAccessible(
+  page: Page,
+  back: { width: number; height: number } = VIEWPORTS.desktop,
+): Promise<void> {
+  for (const size of Object.values(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    expect(await seriousA11yProblems(page), `${size.width} px`).toEqual([]);
+    await expectNoSidewaysScroll(page);
+  }
+  await page.setViewportSize(back);
+}
+
+// `npm run screenshots` sets this to docs/images/dashboard: the walk then saves what it sees.
+const DOCS_SHOTS = process.env.SIGNET_SCREENSHOTS;
+
+/**
+ * The screen as it is now, for docs/dashboard.md: `{name}-{width}.jpg` in the directory
+ * SIGNET_SCREENSHOTS names (nothing without it). The visible part only, as a reader sees it.
+ */
+export async function docsShot(page: Page, name: string): Promise<void> {
+  if (!DOCS_SHOTS) return;
+  mkdirSync(path.resolve(DOCS_SHOTS), { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({
+    path: path.resolve(DOCS_SHOTS, `${name}-${width}.jpg`),
+    type: 'jpeg',
+    quality: 80,
+  });
+}
+
+/** Sign-up, the e-mailed link, log-in: the new user on the empty Documents page. */
+export async function signUpAndLogIn(
+  d: MailedDashboard,
+  viewport: { width: number; height: number },
+  company: string,
+): Promise<{ page: Page; email: string }> {
+  const recorded = await openRecordedPage(d.browser, viewport);
+  d.opened.push(recorded);
+  const { page } = recorded;
+  const email = uniqueEmail('first-hour');
+  await page.goto(`${d.ctx.baseUrl}/signup`);
+  await page.getByRole('heading', { level: 1, name: 'Create your account' }).waitFor();
+  await expectAccessible(page, viewport);
+  await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+  await page.getByLabel('Company or team name (optional)').fill(company);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await docsShot(page, 'signup');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+
+  await page.goto(await linkMailedTo(d, email, /http\S+\/verify-email\?token=[\w-]+/));
+  await expect(page.textContent('body')).resolves.toContain('is verified');
+  await page.goto(`${d.ctx.baseUrl}/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+  await page.getByRole('heading', { name: 'Send your first document' }).waitFor();
+  return { page, email };
+}
