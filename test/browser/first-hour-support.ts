@@ -1,18 +1,48 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { seriousA11yProblems } from '../helpers/axe.js';
-import { openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
+import { launchChromium, openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
+import type { EngineName } from '../helpers/context.js';
 import { uniqueEmail } from '../helpers/factories.js';
-import type { SmtpSink } from '../helpers/smtp.js';
-import { expectNoSidewaysScroll, type Dashboard } from './dashboard-support.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import {
+  checkPages,
+  expectNoSidewaysScroll,
+  startService,
+  type Dashboard,
+} from './dashboard-support.js';
 
 // What the first-hour tests share (issue 50): a new user's way in, the mail they get, the
 // accessibility check of a screen at both widths, and the screenshots docs/dashboard.md shows.
 
-/** A dashboard with the SMTP listener its e-mails go to. */
-export type MailedDashboard = Dashboard & { smtp: SmtpSink };
+/** A dashboard with the SMTP listener its e-mails go to, and a scratch directory. */
+export type MailedDashboard = Dashboard & { smtp: SmtpSink; dir: string };
+
+/**
+ * Starts an SMTP listener, a listening service that sends to it, Chromium and a scratch
+ * directory for the describe block it is called in; closes them after it, and checks every
+ * page a test opened after that test (see checkPages).
+ */
+export function useMailedDashboard(engine: EngineName, expectedFailures: RegExp): MailedDashboard {
+  const d = { opened: [] } as unknown as MailedDashboard;
+  beforeAll(async () => {
+    d.smtp = await startSmtpSink();
+    d.ctx = await startService(engine, { SMTP_URL: d.smtp.url });
+    d.browser = await launchChromium();
+    d.dir = mkdtempSync(path.join(os.tmpdir(), 'signet-dashboard-'));
+  });
+  afterAll(async () => {
+    await d.browser?.close();
+    await d.ctx?.close();
+    await d.smtp?.close();
+    if (d.dir) rmSync(d.dir, { recursive: true, force: true });
+  });
+  afterEach(() => checkPages(d.ctx, d.opened, expectedFailures));
+  return d;
+}
 
 export const PASSWORD = 'correct horse battery';
 

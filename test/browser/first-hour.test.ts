@@ -1,19 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
 import { ENGINES } from '../helpers/context.js';
-import { startSmtpSink } from '../helpers/smtp.js';
-import { checkPages, startService } from './dashboard-support.js';
 import {
   docsShot,
   expectAccessible,
   linkMailedTo,
   signUpAndLogIn,
-  type MailedDashboard,
+  useMailedDashboard,
 } from './first-hour-support.js';
 import { CORPUS, expectStep, expectStepPage } from './new-document-support.js';
 
@@ -31,20 +28,7 @@ const PROVOKED = /^console: Failed to load resource: .* status of (401|410) |fav
 const CONTRACT = path.join(CORPUS, 'office-libreoffice-writer.pdf');
 
 describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (engine) => {
-  const d = { opened: [] } as unknown as MailedDashboard & { dir: string };
-  beforeAll(async () => {
-    d.smtp = await startSmtpSink();
-    d.ctx = await startService(engine, { SMTP_URL: d.smtp.url });
-    d.browser = await launchChromium();
-    d.dir = mkdtempSync(path.join(os.tmpdir(), 'signet-first-hour-'));
-  });
-  afterAll(async () => {
-    await d.browser?.close();
-    await d.ctx?.close();
-    await d.smtp?.close();
-    rmSync(d.dir, { recursive: true, force: true });
-  });
-  afterEach(() => checkPages(d.ctx, d.opened, PROVOKED));
+  const d = useMailedDashboard(engine, PROVOKED);
 
   // Steps 1 to 5 of the guided flow: the contract to one signer with a signature field.
   async function sendContract(page: Page, title: string, signee: { name: string; email: string }) {
