@@ -107,3 +107,33 @@ export const signingViewResponse = z.object({
 
 /** The answer of sign and decline: the signee and the document after the step. */
 export const signingStepResponse = z.object({ signee: signeeView, document: documentView });
+
+/** What became of a signing link's document, for the page to say (GET …/status). */
+export const linkStatusResponse = z.object({
+  state: z
+    .enum(['open', 'sealing', 'signed', 'declined', 'cancelled', 'expired'])
+    .describe(
+      'open: signing goes on; sealing: everyone signed, the signed copy is being made; signed; declined (by a signee); cancelled (by the sender); expired (the deadline passed)',
+    ),
+  /** The signee's language (the document's emailLanguage unless the signee has their own). */
+  language: z.string(),
+  document: z.object({ id: z.uuid(), name: z.string(), senderName: z.string() }),
+  signee: signeeView,
+  declinedBy: z
+    .enum(['you', 'another_signee'])
+    .nullable()
+    .describe('declined: whether it was this link’s signee; who else is not said'),
+  copy: z
+    .object({
+      status: z
+        .enum(['available', 'revoked', 'expired'])
+        .describe('revoked: the sender revoked the copy links; expired: 30 days after signing'),
+      url: z
+        .string()
+        .nullable()
+        .describe('while available: the download, /api/signing/{token}/copy'),
+      expiresAt: z.string(),
+    })
+    .nullable()
+    .describe("signed: this signee's copy of the sealed PDF (null for a document signed before links served copies)"),
+});
