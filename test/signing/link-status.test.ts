@@ -159,9 +159,16 @@ describe.each(ENGINES)('a signing link after signing on %s', (engine) => {
       200,
     );
     const told = (await status(danToken)).body;
-    expect(told).toMatchObject({ state: 'declined', declinedBy: 'another_signee', copy: null });
+    expect(told).toMatchObject({
+      state: 'declined',
+      declinedBy: { you: false, name: 'Eve' },
+      copy: null,
+    });
     expect(JSON.stringify(told)).not.toContain('Wrong price');
-    expect((await status(eveToken)).body).toMatchObject({ state: 'declined', declinedBy: 'you' });
+    expect((await status(eveToken)).body).toMatchObject({
+      state: 'declined',
+      declinedBy: { you: true, name: 'Eve' },
+    });
     expect((await copy(danToken)).status).toBe(410);
     expect((await sign(eveToken, 'Eve')).status).toBe(410);
 

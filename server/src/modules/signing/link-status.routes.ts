@@ -29,7 +29,7 @@ export function registerLinkStatusRoutes(app: App, deps: AppDeps, onRead: OnRead
         operationId: 'getSigningLinkStatus',
         summary: "What became of a signing link's document, and the signee's signed copy",
         description:
-          'Read-only and answered in every state (GET /api/signing/{token} and the signing steps answer 410 once the document is closed): open, sealing, signed (with copy: this signee’s personal link to the sealed PDF, valid 30 days, revocable), declined (declinedBy: you or another_signee), cancelled, expired; language is the signee’s. The signing page polls it after signing.',
+          'Read-only and answered in every state (GET /api/signing/{token} and the signing steps answer 410 once the document is closed): open, sealing, signed (with copy: this signee’s personal link to the sealed PDF, valid 30 days, revocable), declined (declinedBy: the signee who declined, named as the decline notice names them, and whether it was you; never their reason), cancelled, expired; language is the signee’s. The signing page polls it after signing.',
         tags,
         security,
         params: tokenParams,

@@ -45,12 +45,19 @@ async function linkOf(db: DbOrTrx, token: string) {
   return { signee, document };
 }
 
+// The signee who declined a document: their name, and whether it is the link's own signee.
+async function decliner(db: DbOrTrx, documentId: string, signeeId: string) {
+  const row = (await repo.listSignees(db, documentId)).find((s) => s.status === 'declined');
+  return row ? { you: row.id === signeeId, name: row.name } : null;
+}
+
 /**
  * What a signing link's page says, whatever became of its document: read-only (nothing is
  * recorded), and the only signing read that answers once the document is closed. A signed
  * document's answer carries the signee's copy: the copy link made for them when it was signed,
- * served at `/api/signing/{token}/copy`, or why it no longer works. Who declined is not said
- * (only whether it was this signee): the reason is for the sender.
+ * served at `/api/signing/{token}/copy`, or why it no longer works. Who declined is named (the
+ * decline notice e-mailed to every other link holder names them too); their reason is not: it
+ * is for the sender.
  */
 export async function linkStatus(db: DbOrTrx, token: string) {
   const { signee, document } = await linkOf(db, token);
@@ -69,12 +76,7 @@ export async function linkStatus(db: DbOrTrx, token: string) {
       status: signee.status,
       role: signee.role,
     },
-    declinedBy:
-      state === 'declined'
-        ? signee.status === 'declined'
-          ? ('you' as const)
-          : ('another_signee' as const)
-        : null,
+    declinedBy: state === 'declined' ? await decliner(db, document.id, signee.id) : null,
     copy:
       link && copyState
         ? {

@@ -120,9 +120,11 @@ export const linkStatusResponse = z.object({
   document: z.object({ id: z.uuid(), name: z.string(), senderName: z.string() }),
   signee: signeeView,
   declinedBy: z
-    .enum(['you', 'another_signee'])
+    .object({ you: z.boolean(), name: z.string() })
     .nullable()
-    .describe('declined: whether it was this link’s signee; who else is not said'),
+    .describe(
+      'declined: the signee who declined (as the decline notice names them) and whether it is this link’s own; their reason is only the sender’s',
+    ),
   copy: z
     .object({
       status: z
