@@ -35,9 +35,9 @@ describe.each(ENGINES)('a signing link after signing on %s', (engine) => {
   const copy = (token: string) =>
     get(`/api/signing/${token}/copy`, { 'user-agent': 'CopyOnPage/1.0' });
   const trail = async (id: string, action: string) =>
-    (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)).body.auditTrail.filter(
-      (e: { action: string }) => e.action === action,
-    );
+    (
+      await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}/audit-trail`)
+    ).body.auditTrail.filter((e: { action: string }) => e.action === action);
   const person = (label: string) => ({ email: `${unique(label)}@example.com`, name: label });
   const create = async (signees: Array<{ email: string; name: string }>, language = 'en') => {
     const made = await quickCreate(ctx, owner.apiKey, { tenantId, signees });
@@ -47,9 +47,9 @@ describe.each(ENGINES)('a signing link after signing on %s', (engine) => {
     return id;
   };
   const send = async (id: string) =>
-    expect((await api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status).toBe(
-      200,
-    );
+    expect(
+      (await api(ctx, owner.apiKey, 'POST', `/api/documents/${id}/send-for-signing`)).status,
+    ).toBe(200);
 
   const sign = (token: string, name: string) =>
     signingCall(ctx, token, 'sign', { consent: true, signature: { type: 'typed', text: name } });
@@ -116,7 +116,12 @@ describe.each(ENGINES)('a signing link after signing on %s', (engine) => {
     const revokedDoc = await create([ben]);
     const benToken = (await signAlone(revokedDoc, ben)).token;
     expect((await copy(benToken)).status).toBe(200);
-    const revoked = await api(ctx, owner.apiKey, 'DELETE', `/api/documents/${revokedDoc}/copy-links`);
+    const revoked = await api(
+      ctx,
+      owner.apiKey,
+      'DELETE',
+      `/api/documents/${revokedDoc}/copy-links`,
+    );
     expect(revoked.body.revoked).toBe(1);
     expect((await copy(benToken)).status).toBe(410);
     expect((await status(benToken)).body).toMatchObject({

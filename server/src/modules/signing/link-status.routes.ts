@@ -36,7 +36,7 @@ export function registerLinkStatusRoutes(app: App, deps: AppDeps, onRead: OnRead
         response: { 200: linkStatusResponse, ...errorResponses(404) },
       },
     },
-    async (request) => linkStatus(deps.db.kysely, request.params.token),
+    async (request) => linkStatus(deps.db.kysely, request.params.token, deps.config.publicUrl),
   );
 
   app.get(

@@ -3,12 +3,9 @@ import { AppError } from '../../lib/errors.js';
 import { hashSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
-import {
-  copyLinkState,
-  findSigneeCopyLink,
-  serveCopyLink,
-} from '../documents/copy-links.js';
+import { copyLinkState, findSigneeCopyLink, serveCopyLink } from '../documents/copy-links.js';
 import * as repo from '../documents/documents.repo.js';
+import { loadBrand } from '../tenants/branding.js';
 
 /**
  * Where a signing link's document stands, as its signee is told: `open` (signing goes on),
@@ -59,7 +56,7 @@ async function decliner(db: DbOrTrx, documentId: string, signeeId: string) {
  * decline notice e-mailed to every other link holder names them too); their reason is not: it
  * is for the sender.
  */
-export async function linkStatus(db: DbOrTrx, token: string) {
+export async function linkStatus(db: DbOrTrx, token: string, publicUrl: string) {
   const { signee, document } = await linkOf(db, token);
   const state = linkStateOf(document);
   const sender = await findUserById(db, document.user_id);
@@ -77,6 +74,8 @@ export async function linkStatus(db: DbOrTrx, token: string) {
       role: signee.role,
     },
     declinedBy: state === 'declined' ? await decliner(db, document.id, signee.id) : null,
+    // The page wears the tenant's brand as the signing page did.
+    brand: await loadBrand(db, document.tenant_id, publicUrl),
     copy:
       link && copyState
         ? {
@@ -99,7 +98,10 @@ export async function signeeCopy(db: DbOrTrx, token: string, origin: RequestOrig
   const { signee, document } = await linkOf(db, token);
   const state = linkStateOf(document);
   if (state === 'open' || state === 'sealing') {
-    throw new AppError('invalid_status', 'There is no signed copy yet: the document is not signed.');
+    throw new AppError(
+      'invalid_status',
+      'There is no signed copy yet: the document is not signed.',
+    );
   }
   const link = state === 'signed' ? await findSigneeCopyLink(db, signee) : undefined;
   if (!link) {

@@ -125,6 +125,8 @@ export const linkStatusResponse = z.object({
     .describe(
       'declined: the signee who declined (as the decline notice names them) and whether it is this link’s own; their reason is only the sender’s',
     ),
+  /** The tenant's brand, as the signing page wears it. */
+  brand: brandViewSchema,
   copy: z
     .object({
       status: z
@@ -137,5 +139,7 @@ export const linkStatusResponse = z.object({
       expiresAt: z.string(),
     })
     .nullable()
-    .describe("signed: this signee's copy of the sealed PDF (null for a document signed before links served copies)"),
+    .describe(
+      "signed: this signee's copy of the sealed PDF (null for a document signed before links served copies)",
+    ),
 });
