@@ -31,7 +31,9 @@ export function FinishedLinkPage(props: { token: string }) {
       <section className={`notice finished finished-${status.state}`}>
         <h1 className="notice-title">{happened.title}</h1>
         {happened.body ? <p>{happened.body}</p> : null}
-        <SignedCopy status={status} headline={false} />
+        {status.state === 'signed' || status.state === 'sealing' ? (
+          <SignedCopy status={status} headline={false} />
+        ) : null}
       </section>
     </PageShell>
   );
