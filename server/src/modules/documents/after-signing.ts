@@ -54,8 +54,8 @@ export function pdfFilename(name: string) {
 /**
  * Queues the signed copy for every signee and the sender, in the transaction that makes the
  * document `signed`: attached, or above `attachmentLimit` (MAIL_ATTACHMENT_LIMIT_BYTES, 10 MiB
- * by default: decisions §10) a personal link valid for COPY_LINK_DAYS. Every signee gets such a
- * link either way: their signing link serves the signed copy through it (copy-links.ts), so the
+ * by default: decisions §10) a personal link valid for COPY_LINK_DAYS. Every signee holding a
+ * signing link gets such a link either way: it serves the signed copy through it (copy-links.ts), so the
  * page's download is personal, expires, is revoked and is audited as the e-mailed one is.
  * Durable outbox e-mails, retried like invitations; queued once, since only the transaction
  * that moved the document calls this.
@@ -74,6 +74,7 @@ export async function queueSignedCopies(
   const { document, sealed } = input;
   const attach = sealed.size <= input.attachmentLimit;
   const brand = await loadBrand(trx, document.tenant_id, input.publicUrl);
+  const withLink = new Set(input.signees.filter((s) => s.token_hash !== null).map((s) => s.id));
   for (const person of await recipients(trx, document, input.signees)) {
     const common = {
       brand,
@@ -81,9 +82,10 @@ export async function queueSignedCopies(
       recipientName: person.name,
       documentName: document.name,
     };
-    // A sender who is no signee has no signing link: a copy link only when the e-mail needs one.
+    // A signee with a signing link gets a copy link either way (the link serves the copy); a cc
+    // recipient or a sender who is no signee, only when the e-mail needs one.
     const link =
-      person.signeeId !== null || !attach
+      (person.signeeId !== null && withLink.has(person.signeeId)) || !attach
         ? await createCopyLink(trx, {
             document,
             recipient: person.email,
