@@ -7,6 +7,7 @@ import type {
   PdfVerification,
   ServiceMeta,
   SignInput,
+  SigningLinkStatus,
   SigningView,
   User,
 } from './resource-types.js';
@@ -84,6 +85,15 @@ export function signingApi(t: Transport) {
       typed<SigningView>(t.call('getSigningView', { token }, {}, withCookie(token))),
     /** The PDF to sign. */
     file: (token: string) => t.bytes('getSigningFile', { token }, {}, withCookie(token)),
+    /**
+     * What became of the link's document (open, sealing, signed, declined, cancelled, expired),
+     * answered even once it is closed; for a signed one, the signee's copy link's state.
+     */
+    status: (token: string) =>
+      typed<SigningLinkStatus>(t.call('getSigningLinkStatus', { token }, {}, withCookie(token))),
+    /** The signed copy, once the document is signed (personal, 30 days, revocable). */
+    signedCopy: (token: string) =>
+      t.bytes('downloadSigningLinkCopy', { token }, {}, withCookie(token)),
     /** E-mails the 6-digit code of an `email_otp` link. */
     sendCode: (token: string) => t.call('sendSigningCode', { token }),
     /** Satisfies the link's verification with its code or an identity token. */

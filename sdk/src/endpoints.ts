@@ -97,6 +97,8 @@ export const SIGNET_API_ENDPOINTS = {
   sendSigningCode: ['POST', '/api/signing/{token}/auth/send'],
   getSigningView: ['GET', '/api/signing/{token}'],
   getSigningFile: ['GET', '/api/signing/{token}/file'],
+  getSigningLinkStatus: ['GET', '/api/signing/{token}/status'],
+  downloadSigningLinkCopy: ['GET', '/api/signing/{token}/copy'],
   uploadAttachment: ['POST', '/api/signing/{token}/attachments'],
   sign: ['POST', '/api/signing/{token}/sign'],
   approve: ['POST', '/api/signing/{token}/approve'],

@@ -1334,6 +1334,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/signing/{token}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What became of a signing link's document, and the signee's signed copy
+         * @description Read-only and answered in every state (GET /api/signing/{token} and the signing steps answer 410 once the document is closed): open, sealing, signed (with copy: this signee’s personal link to the sealed PDF, valid 30 days, revocable), declined (declinedBy: the signee who declined, named as the decline notice names them, and whether it was you; never their reason), cancelled, expired; language is the signee’s. The signing page polls it after signing.
+         */
+        get: operations["getSigningLinkStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signing/{token}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the signed copy by a signing link
+         * @description The signee’s copy link of a signed document, served as GET /api/copies/{token} serves it: personal, valid 30 days from the signing, revoked with DELETE /api/documents/{id}/copy-links; every download counted, the first and then at most one an hour audited (copy downloaded). 409 while the document is not signed yet; 410 once the copy link is revoked or expired, or for a declined, cancelled or expired document.
+         */
+        get: operations["downloadSigningLinkCopy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/signing/{token}": {
         parameters: {
             query?: never;
@@ -10579,6 +10619,179 @@ export interface operations {
             };
             /** @description problem+json with code `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSigningLinkStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "state": "open",
+                     *       "language": "text",
+                     *       "document": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "name": "text",
+                     *         "senderName": "text"
+                     *       },
+                     *       "signee": {
+                     *         "id": "01a21557-5b18-70ba-b25d-6ee920342351",
+                     *         "name": "text",
+                     *         "email": "text",
+                     *         "status": "pending",
+                     *         "role": "signer"
+                     *       },
+                     *       "declinedBy": {
+                     *         "you": true,
+                     *         "name": "text"
+                     *       },
+                     *       "brand": {
+                     *         "name": "Acme Legal",
+                     *         "color": "#0f766e",
+                     *         "logoUrl": "https://sandbox.example.com/brand/01a21557-5a99-77ec-8a17-d4197143f1d5/3f9c1be07a5d4e2c8b61f0a9d47e2c15.png"
+                     *       },
+                     *       "copy": {
+                     *         "status": "available",
+                     *         "url": "text",
+                     *         "expiresAt": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description open: signing goes on; sealing: everyone signed, the signed copy is being made; signed; declined (by a signee); cancelled (by the sender); expired (the deadline passed)
+                         * @enum {string}
+                         */
+                        state: "open" | "sealing" | "signed" | "declined" | "cancelled" | "expired";
+                        language: string;
+                        document: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            senderName: string;
+                        };
+                        signee: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            status: "pending" | "signed" | "declined";
+                            /**
+                             * @description signer: signs (POST …/sign); approver: approves (POST …/approve) or rejects (POST …/decline), with no signature and no field
+                             * @enum {string}
+                             */
+                            role: "signer" | "approver" | "cc";
+                        };
+                        /** @description declined: the signee who declined (as the decline notice names them) and whether it is this link’s own; their reason is only the sender’s */
+                        declinedBy: {
+                            you: boolean;
+                            name: string;
+                        } | null;
+                        brand: components["schemas"]["SigningBrand"];
+                        /** @description signed: this signee's copy of the sealed PDF (null for a document signed before links served copies) */
+                        copy: {
+                            /**
+                             * @description revoked: the sender revoked the copy links; expired: 30 days after signing
+                             * @enum {string}
+                             */
+                            status: "available" | "revoked" | "expired";
+                            /** @description while available: the download, /api/signing/{token}/copy */
+                            url: string | null;
+                            expiresAt: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadSigningLinkCopy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description problem+json with code `signee_auth_required` and `method`: verify the link first (POST /api/signing/{token}/auth) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `invalid_status` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem+json with code `link_expired` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,6 +35,8 @@ export type TextTagPreview = SignetAnswer<'previewTextTags'>;
 export type PdfVerification = SignetAnswer<'verifyPdf'>;
 /** What a signee's link shows (`signing.view`). */
 export type SigningView = SignetAnswer<'getSigningView'>;
+/** What became of a signing link's document, and the signee's signed copy (`signing.status`). */
+export type SigningLinkStatus = SignetAnswer<'getSigningLinkStatus'>;
 /** What `signing.sign` takes: consent, the adopted signature and initials, field values. */
 export type SignInput = SignetRequest<'sign'>;
 /** A template's direct link as its visitors see it. */

@@ -36,6 +36,7 @@ import type { signeeRoleSchema } from './modules/documents/signee-roles.js';
 import type { identityKeySchema } from './modules/tenants/identity-keys.routes.js';
 import type { activityEntrySchema } from './modules/tenants/activity.routes.js';
 import type {
+  linkStatusResponse,
   signingStepResponse,
   signingViewResponse,
 } from './modules/signing/signing.schemas.js';
@@ -147,6 +148,8 @@ export type EventEnvelope = Out<typeof eventEnvelopeSchema>;
 export type SigningView = Out<typeof signingViewResponse>;
 /** POST /api/signing/{token}/sign and /decline. */
 export type SigningStep = Out<typeof signingStepResponse>;
+/** GET /api/signing/{token}/status. */
+export type SigningLinkStatus = Out<typeof linkStatusResponse>;
 /** PATCH /api/documents/{id}: what may change. */
 export type DocumentEdit = z.input<typeof editDocumentBody>;
 /** POST /api/documents/{id}/signees: one signee input. */

@@ -251,9 +251,11 @@ describe.each(ENGINES)('signing page in Chromium on %s', (engine) => {
     const sealed = await waitForStatus(ctx, owner.apiKey, id, 'signed');
     expect(sealed.signees.map((s: { status: string }) => s.status)).toEqual(['signed', 'signed']);
 
-    // The document is finished: the link now answers 410 and the page says so.
+    // The document is finished: the link's signing answers 410, and the page says what happened,
+    // with the signed copy.
     await p2.reload();
-    await p2.getByRole('heading', { name: 'This signing link is no longer valid' }).waitFor();
+    await p2.getByRole('heading', { name: `“${title}” has been signed by everyone` }).waitFor();
+    await p2.getByRole('link', { name: 'Download the signed copy' }).waitFor();
   }, 180_000);
 
   it('shows names in every script with the fonts the seal draws them in, and e-mails them as written', async () => {
@@ -321,15 +323,17 @@ describe.each(ENGINES)('signing page in Chromium on %s', (engine) => {
     expect(doc.body.document.status).toBe('declined');
 
     await page.reload();
-    await page.getByRole('heading', { name: 'This signing link is no longer valid' }).waitFor();
+    await page.getByRole('heading', { name: `“${title}” was declined` }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('You declined to sign');
     expect(await page.getByRole('button', { name: 'Sign document' }).count()).toBe(0);
     await screenshotBothWidths(page, `signing-${engine}-link-expired`);
 
-    // The other signee's link is dead too.
+    // The other signee's link is closed too, and says who declined (never why).
     const other = await open(links[1], VIEWPORTS.desktop);
-    await other.page
-      .getByRole('heading', { name: 'This signing link is no longer valid' })
-      .waitFor();
+    await other.page.getByRole('heading', { name: `“${title}” was declined` }).waitFor();
+    const told = await other.page.locator('main').innerText();
+    expect(told).toContain('Carol Decliner declined to sign');
+    expect(told).not.toContain('clause 2');
   }, 120_000);
 
   it('serves the built page and its assets from the service, cached and compressed', async () => {

@@ -302,7 +302,7 @@ export type IssuedCertificatesTable = {
   created_at: string;
 };
 
-/** A link to a signed copy too large to attach: hashed token, 30 days, revocable. */
+/** A link to a signed copy (e-mailed when too large to attach; every signee has one behind their signing link): hashed token, 30 days, revocable. */
 export type CopyLinksTable = {
   id: string;
   document_id: string;

@@ -10,6 +10,7 @@ import {
 import { DIRECT_LINK_WORDS, type DirectLinkWords } from './direct-link-words.js';
 import { APPROVAL_WORDS, type ApprovalWords } from './approval-words.js';
 import { FIELD_RULE_WORDS } from './field-rule-words.js';
+import { FINISHED_WORDS, type FinishedWords } from './finished-words.js';
 import type { RuleWords } from '../../../server/src/modules/fields/validation.js';
 
 /** What the signing page says, in one language (a direct link's page too). */
@@ -18,6 +19,7 @@ export type Words = Catalogue['signing'] &
     fieldTypes: Catalogue['seal']['fieldTypes'];
     directLink: DirectLinkWords;
     fieldRules: RuleWords;
+    finished: FinishedWords;
   };
 
 /** The page's language and its words. */
@@ -36,6 +38,7 @@ function speechFor(language: Language, approver: boolean): Speech {
       fieldTypes: c.seal.fieldTypes,
       directLink: DIRECT_LINK_WORDS[language],
       fieldRules: FIELD_RULE_WORDS[language],
+      finished: FINISHED_WORDS[language],
     },
   };
 }

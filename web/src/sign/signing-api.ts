@@ -98,6 +98,14 @@ export function fetchSigningSession(token: string, signal?: AbortSignal) {
   return requestJson<SigningSession>(base(token), { signal });
 }
 
+/** `GET /api/signing/{token}/status`: what became of the link's document, and the signed copy. */
+export type LinkStatus = Api.SigningLinkStatus;
+
+/** Loads what became of a link's document; answered in every state, even once it is closed. */
+export function fetchLinkStatus(token: string, signal?: AbortSignal) {
+  return requestJson<LinkStatus>(`${base(token)}/status`, { signal });
+}
+
 /** What a signee signs with: their signature, initials for initials fields, their fields' values. */
 export type SignInput = {
   signature: SignatureInput;

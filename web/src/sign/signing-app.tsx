@@ -13,6 +13,9 @@ import {
   type SigningSession,
 } from './signing-api.js';
 import { StatusPanel, type Finished } from './status-panel.js';
+import { FinishedLinkPage } from './finished-page.js';
+import { SignedCopy } from './signed-copy.js';
+import { useLinkStatus } from './use-link-status.js';
 import { RedirectNotice } from './redirect-notice.js';
 import { LoadFailedPage, LoadingPage, Notice, PageShell, SenderMessage } from './page-shell.js';
 import { useLinkLoad, type LinkLoader, type LinkView } from './use-link-load.js';
@@ -112,8 +115,11 @@ function SigningView(props: {
       </PageShell>
     );
   }
+  // A closed document's link: what happened, and the signed copy when it is signed.
   if (view.kind === 'expired') {
-    return (
+    return token ? (
+      <FinishedLinkPage token={token} />
+    ) : (
       <PageShell>
         <Notice title={t.expiredTitle}>{t.expiredBody}</Notice>
       </PageShell>
@@ -136,6 +142,12 @@ function SigningView(props: {
   return (
     <ReadyView token={token!} session={view.session} finished={view.finished} settle={settle} />
   );
+}
+
+// After signing: polls the link's status until the signed copy can be downloaded here.
+function CopyWhenSigned(props: { token: string; signed: boolean }) {
+  const { status } = useLinkStatus(props.token, props.signed);
+  return props.signed ? <SignedCopy status={status} headline /> : null;
 }
 
 // Focuses a field on the pages (the control inside it, for a checkbox) and brings it into view.
@@ -175,6 +187,10 @@ function ReadyView(props: {
   const filling = useFieldFilling(session.fields, marks);
   const signing = session.canSign && !finished;
   const hasFields = session.fields.length > 0 || session.filledFields.length > 0;
+  // Signed (here, earlier, or by their group): the signed copy comes to this page when ready.
+  const hasSigned =
+    finished === 'signed' ||
+    (finished === null && (session.reason === 'signed' || session.reason === 'group_signed'));
   const overlay = hasFields
     ? (pageNumber: number, scale: number) => (
         <FieldLayer
@@ -250,6 +266,7 @@ function ReadyView(props: {
                 reason={session.reason}
                 finished={finished}
               />
+              <CopyWhenSigned token={token} signed={hasSigned} />
               {finished && doc.redirectUrl ? (
                 <RedirectNotice
                   redirectUrl={doc.redirectUrl}

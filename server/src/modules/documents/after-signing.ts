@@ -1,6 +1,4 @@
 import type { DbOrTrx } from '../../db/handle.js';
-import { AppError } from '../../lib/errors.js';
-import { hashSecret, newId, newSecret, nowIso } from '../../lib/ids.js';
 import { findUserById } from '../accounts/accounts.repo.js';
 import { queueEmail } from '../mail/mail.service.js';
 import { loadBrand } from '../tenants/branding.js';
@@ -11,11 +9,8 @@ import {
   renderDeclinedNotice,
   renderSignedCopy,
 } from '../mail/templates/after-signing.js';
-import { recordAudit, type RequestOrigin } from './audit.repo.js';
-import { DOCUMENT_COLUMNS, type DocumentRow, type SigneeRow } from './documents.repo.js';
-
-/** How long a link to a signed copy works. */
-export const COPY_LINK_DAYS = 30;
+import type { DocumentRow, SigneeRow } from './documents.repo.js';
+import { createCopyLink } from './copy-links.js';
 
 /** A sealed file as the completion e-mails send it. */
 export type SealedCopy = { key: string; size: number; filename: string };
@@ -59,9 +54,11 @@ export function pdfFilename(name: string) {
 /**
  * Queues the signed copy for every signee and the sender, in the transaction that makes the
  * document `signed`: attached, or above `attachmentLimit` (MAIL_ATTACHMENT_LIMIT_BYTES, 10 MiB
- * by default: decisions §10) a personal link valid for
- * COPY_LINK_DAYS. Durable outbox e-mails, retried like invitations; queued once, since only
- * the transaction that moved the document calls this.
+ * by default: decisions §10) a personal link valid for COPY_LINK_DAYS. Every signee holding a
+ * signing link gets such a link either way: it serves the signed copy through it (copy-links.ts), so the
+ * page's download is personal, expires, is revoked and is audited as the e-mailed one is.
+ * Durable outbox e-mails, retried like invitations; queued once, since only the transaction
+ * that moved the document calls this.
  */
 export async function queueSignedCopies(
   trx: DbOrTrx,
@@ -77,6 +74,7 @@ export async function queueSignedCopies(
   const { document, sealed } = input;
   const attach = sealed.size <= input.attachmentLimit;
   const brand = await loadBrand(trx, document.tenant_id, input.publicUrl);
+  const withLink = new Set(input.signees.filter((s) => s.token_hash !== null).map((s) => s.id));
   for (const person of await recipients(trx, document, input.signees)) {
     const common = {
       brand,
@@ -84,21 +82,24 @@ export async function queueSignedCopies(
       recipientName: person.name,
       documentName: document.name,
     };
-    let rendered;
-    if (attach) {
-      rendered = renderSignedCopy(common);
-    } else {
-      const link = await createCopyLink(trx, {
-        document,
-        recipient: person.email,
-        publicUrl: input.publicUrl,
-        at: input.at,
-      });
-      rendered = renderSignedCopy({
-        ...common,
-        link: { ...link, size: `${(sealed.size / 1024 / 1024).toFixed(1)} MB` },
-      });
-    }
+    // A signee with a signing link gets a copy link either way (the link serves the copy); a cc
+    // recipient or a sender who is no signee, only when the e-mail needs one.
+    const link =
+      (person.signeeId !== null && withLink.has(person.signeeId)) || !attach
+        ? await createCopyLink(trx, {
+            document,
+            recipient: person.email,
+            publicUrl: input.publicUrl,
+            at: input.at,
+          })
+        : null;
+    const rendered =
+      attach || !link
+        ? renderSignedCopy(common)
+        : renderSignedCopy({
+            ...common,
+            link: { ...link, size: `${(sealed.size / 1024 / 1024).toFixed(1)} MB` },
+          });
     await queueEmail(trx, {
       ...rendered,
       to: person.email,
@@ -209,115 +210,4 @@ function invitedOthers(signees: SigneeRow[], except: string | null) {
   return signees.filter(
     (s) => s.id !== except && s.status === 'pending' && (s.invited_at !== null || s.role === 'cc'),
   );
-}
-
-/** At most one `copy downloaded` audit entry per copy link in this time. */
-const COPY_AUDIT_INTERVAL_MS = 3600_000;
-
-async function createCopyLink(
-  trx: DbOrTrx,
-  input: { document: DocumentRow; recipient: string; publicUrl: string; at: string },
-) {
-  const token = newSecret('sc_');
-  const expiresAt = new Date(Date.parse(input.at) + COPY_LINK_DAYS * 86_400_000).toISOString();
-  await trx
-    .insertInto('copy_links')
-    .values({
-      id: newId(),
-      document_id: input.document.id,
-      tenant_id: input.document.tenant_id,
-      recipient: input.recipient,
-      token_hash: hashSecret(token),
-      expires_at: expiresAt,
-      revoked_at: null,
-      created_at: input.at,
-      downloads: 0,
-      audited_at: null,
-    })
-    .execute();
-  return { url: `${input.publicUrl}/api/copies/${token}`, expiresAt };
-}
-
-/**
- * The document behind a signed-copy link, the opening audited (who it was sent to, IP, user
- * agent). A link revoked, expired, or of a document no longer signed answers 410.
- */
-export async function openCopyLink(
-  db: DbOrTrx,
-  input: { token: string; origin: RequestOrigin },
-): Promise<{ document: DocumentRow }> {
-  const link = await db
-    .selectFrom('copy_links')
-    .selectAll()
-    .where('token_hash', '=', hashSecret(input.token))
-    .executeTakeFirst();
-  if (!link) throw new AppError('not_found', 'This link is not valid.');
-  const now = nowIso();
-  if (link.revoked_at !== null || link.expires_at <= now) {
-    throw new AppError('link_expired', 'This link to the signed copy no longer works.');
-  }
-  const document = await db
-    .selectFrom('documents')
-    .select(DOCUMENT_COLUMNS)
-    .where('id', '=', link.document_id)
-    .executeTakeFirst();
-  if (!document || document.status !== 'signed' || !document.sealed_file) {
-    throw new AppError('link_expired', 'This link to the signed copy no longer works.');
-  }
-  // Every download is counted; the audit trail gets the first and then at most one an hour
-  // (with the count so far), so a link fetched in a loop cannot grow it without bound.
-  await db
-    .updateTable('copy_links')
-    .set((eb) => ({ downloads: eb('downloads', '+', 1) }))
-    .where('id', '=', link.id)
-    .execute();
-  const audited = await db
-    .updateTable('copy_links')
-    .set({ audited_at: now })
-    .where('id', '=', link.id)
-    .where((eb) =>
-      eb.or([
-        eb('audited_at', 'is', null),
-        eb('audited_at', '<=', new Date(Date.parse(now) - COPY_AUDIT_INTERVAL_MS).toISOString()),
-      ]),
-    )
-    .executeTakeFirst();
-  if (Number(audited.numUpdatedRows) === 1) {
-    await recordAudit(db, {
-      documentId: document.id,
-      tenantId: document.tenant_id,
-      action: 'copy downloaded',
-      actor: 'system',
-      origin: input.origin,
-      details: { recipient: link.recipient, downloads: link.downloads + 1 },
-      at: now,
-    });
-  }
-  return { document };
-}
-
-/** Revokes every link to a document's signed copy; how many still worked. */
-export async function revokeCopyLinks(
-  db: DbOrTrx,
-  input: { document: DocumentRow; userId: string; origin: RequestOrigin },
-) {
-  const now = nowIso();
-  const result = await db
-    .updateTable('copy_links')
-    .set({ revoked_at: now })
-    .where('document_id', '=', input.document.id)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  const revoked = Number(result.numUpdatedRows);
-  await recordAudit(db, {
-    documentId: input.document.id,
-    tenantId: input.document.tenant_id,
-    action: 'copy links revoked',
-    actor: `user:${input.userId}`,
-    origin: input.origin,
-    details: { revoked },
-    at: now,
-  });
-  return revoked;
 }

@@ -1,10 +1,12 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import type { App, AppDeps } from '../../http/types.js';
-import { findDocument } from './documents.repo.js';
+import { findDocument, type DocumentRow } from './documents.repo.js';
 import { verifyDownloadUrl, type FileKind } from './download-url.js';
 import { findTemplate } from '../templates/templates.repo.js';
-import { openCopyLink, pdfFilename, revokeCopyLinks, signedFilename } from './after-signing.js';
+import { pdfFilename, signedFilename } from './after-signing.js';
+import { openCopyLink, revokeCopyLinks } from './copy-links.js';
 import { errorResponses } from '../../http/problem-schema.js';
 import { originOf } from '../../http/request-origin.js';
 import { principalOf } from '../../http/auth.js';
@@ -24,6 +26,19 @@ async function downloadable(deps: AppDeps, id: string, kind: FileKind) {
     key,
     filename: kind === 'sealed' ? signedFilename(document) : pdfFilename(document.original_file),
   };
+}
+
+/** Answers a signed document's sealed PDF as an attachment named `{original}-signed.pdf`. */
+export async function sendSignedCopy(deps: AppDeps, reply: FastifyReply, document: DocumentRow) {
+  const stream = await deps.storage.get(document.sealed_file!).catch(() => {
+    throw new AppError('not_found', 'This file no longer exists.');
+  });
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', contentDisposition(signedFilename(document)))
+    .header('cache-control', 'private, no-store')
+    .header('referrer-policy', 'no-referrer')
+    .send(stream);
 }
 
 /**
@@ -93,15 +108,7 @@ export function registerFileRoutes(app: App, deps: AppDeps) {
         token: request.params.token,
         origin: originOf(request),
       });
-      const stream = await deps.storage.get(document.sealed_file!).catch(() => {
-        throw new AppError('not_found', 'This file no longer exists.');
-      });
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', contentDisposition(signedFilename(document)))
-        .header('cache-control', 'private, no-store')
-        .header('referrer-policy', 'no-referrer')
-        .send(stream);
+      return sendSignedCopy(deps, reply, document);
     },
   );
 

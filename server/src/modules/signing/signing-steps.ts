@@ -39,7 +39,7 @@ export async function resolveLink(db: DbOrTrx, token: string, lock?: Engine) {
       'link_expired',
       `This signing link is no longer valid: the document is ${state}.`,
       {
-        extensions: { language: document.email_language },
+        extensions: { language: signee.language ?? document.email_language },
       },
     );
   }

@@ -26,6 +26,7 @@ import { registerSigneeAuthRoutes } from './signee-auth.routes.js';
 import { presentField } from '../fields/fields.service.js';
 import { registerAttachmentRoutes } from './attachments.routes.js';
 import { reencodeSignature } from './uploaded-signature.js';
+import { registerLinkStatusRoutes } from './link-status.routes.js';
 
 function present(r: {
   signee: {
@@ -117,6 +118,7 @@ export function registerSigningRoutes(app: App, deps: AppDeps) {
     };
   const onRead = limited(limits.readLink, limits.readIp);
   const onWrite = limited(limits.writeLink, limits.writeIp);
+  registerLinkStatusRoutes(app, deps, onRead);
 
   // The page itself; everything it shows comes from the JSON routes below.
   // Opening the page counts as viewing the link (signee.viewed), before its JSON is fetched.

@@ -107,3 +107,39 @@ export const signingViewResponse = z.object({
 
 /** The answer of sign and decline: the signee and the document after the step. */
 export const signingStepResponse = z.object({ signee: signeeView, document: documentView });
+
+/** What became of a signing link's document, for the page to say (GET …/status). */
+export const linkStatusResponse = z.object({
+  state: z
+    .enum(['open', 'sealing', 'signed', 'declined', 'cancelled', 'expired'])
+    .describe(
+      'open: signing goes on; sealing: everyone signed, the signed copy is being made; signed; declined (by a signee); cancelled (by the sender); expired (the deadline passed)',
+    ),
+  /** The signee's language (the document's emailLanguage unless the signee has their own). */
+  language: z.string(),
+  document: z.object({ id: z.uuid(), name: z.string(), senderName: z.string() }),
+  signee: signeeView,
+  declinedBy: z
+    .object({ you: z.boolean(), name: z.string() })
+    .nullable()
+    .describe(
+      'declined: the signee who declined (as the decline notice names them) and whether it is this link’s own; their reason is only the sender’s',
+    ),
+  /** The tenant's brand, as the signing page wears it. */
+  brand: brandViewSchema,
+  copy: z
+    .object({
+      status: z
+        .enum(['available', 'revoked', 'expired'])
+        .describe('revoked: the sender revoked the copy links; expired: 30 days after signing'),
+      url: z
+        .string()
+        .nullable()
+        .describe('while available: the download, /api/signing/{token}/copy'),
+      expiresAt: z.string(),
+    })
+    .nullable()
+    .describe(
+      "signed: this signee's copy of the sealed PDF (null for a document signed before links served copies)",
+    ),
+});
