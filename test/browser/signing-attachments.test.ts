@@ -120,7 +120,7 @@ describe.each(ENGINES)('attachments and uploaded signatures in Chromium on %s', 
       });
       await page.locator('.uploaded-signature-image').waitFor();
       // Applied to the signature field, which then shows the picture.
-      await page.getByRole('button', { name: 'Signature', exact: true }).click();
+      await page.getByRole('button', { name: /^Signature(: .*)?$/ }).click();
       await page.locator('.field-signature .field-mark-image').waitFor();
       await page.getByRole('checkbox', { name: /I agree to sign electronically/ }).check();
       const sign = page.getByRole('button', { name: 'Sign document', exact: true });

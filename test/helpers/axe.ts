@@ -10,7 +10,14 @@ const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /** One accessibility violation, short enough to read in a failed assertion. */
-export type AxeProblem = { id: string; impact: string; help: string; targets: string[] };
+export type AxeProblem = {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+  /** The start of each element's HTML, to find it by. */
+  html: string[];
+};
 
 function summarise(violation: Result): AxeProblem {
   return {
@@ -18,6 +25,7 @@ function summarise(violation: Result): AxeProblem {
     impact: violation.impact ?? 'unknown',
     help: violation.help,
     targets: violation.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    html: violation.nodes.slice(0, 5).map((n) => n.html.slice(0, 160)),
   };
 }
 

@@ -45,6 +45,10 @@ const fontFor = (height: number, scale: number): CSSProperties => ({
   fontSize: `${Math.max(9, Math.min(height * 0.62, 16) * scale)}px`,
 });
 
+// The text a mark shows: a typed one's, none for a picture (its alt is the field's name).
+const markText = (mark: Mark | string): string =>
+  typeof mark === 'string' ? mark : mark.type === 'typed' ? mark.text : '';
+
 function MarkView({ mark, alt }: { mark: Mark | string; alt: string }) {
   if (typeof mark === 'string') return <span className="field-mark-text">{mark}</span>;
   if (mark.type === 'typed') return <span className="field-mark-text">{mark.text}</span>;
@@ -114,12 +118,15 @@ function OwnField(props: {
     case 'initials': {
       const mark = f.type === 'signature' ? marks.signature : marks.initials.trim() || null;
       const applied = filling.applied.has(f.id);
+      const prompt = f.type === 'signature' ? t.signHere : t.initialHere;
       return (
         <button
           type="button"
           className={className}
           style={style}
-          aria-label={name}
+          // Named as shown: the field's name with its prompt ("Signature: Sign here") or the typed
+          // mark it holds, so that a voice user saying what they see reaches it.
+          aria-label={`${name}: ${applied && mark ? markText(mark) : prompt}`.replace(/: $/, '')}
           aria-pressed={applied}
           disabled={disabled}
           onClick={() => {
@@ -134,9 +141,7 @@ function OwnField(props: {
           {applied && mark ? (
             <MarkView mark={mark} alt={name} />
           ) : (
-            <span className="field-prompt">
-              {f.type === 'signature' ? t.signHere : t.initialHere}
-            </span>
+            <span className="field-prompt">{prompt}</span>
           )}
         </button>
       );

@@ -134,7 +134,15 @@ export function PdfPages(props: {
           {t.documentNotShown}
         </p>
       )}
-      <div className="pages-scroller" ref={scrollerRef}>
+      {/* Scrolls sideways when zoomed: focusable, so the keyboard scrolls it too (its fields are
+          disabled once signed, and then nothing inside takes the focus). */}
+      <div
+        className="pages-scroller"
+        ref={scrollerRef}
+        tabIndex={0}
+        role="region"
+        aria-label={format(t.pagesOf, { title })}
+      >
         <ol
           className="pages"
           aria-label={format(t.pagesOf, { title })}
