@@ -108,7 +108,7 @@ export function TemplatesPage() {
                 Clear the search
               </button>
             ) : (
-              <Link to="/app/templates/new" className="button primary">
+              <Link to="/app/templates/new" className="button secondary">
                 Create a template
               </Link>
             )
@@ -116,7 +116,7 @@ export function TemplatesPage() {
         >
           {q.trim()
             ? 'Try another name, or clear the search to see every template.'
-            : 'A template is a PDF with its fields and roles set once, to send again and again.'}
+            : 'Make one from a contract you send often; it is listed here once saved.'}
         </EmptyState>
       )}
       {list && list.templates.length > 0 && (
