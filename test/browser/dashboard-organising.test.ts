@@ -48,7 +48,7 @@ describe.each(ENGINES)('dashboard: editing and organising on %s', (engine) => {
     expect(page.url()).toContain('q=');
     await page.getByRole('searchbox', { name: 'Search documents' }).fill('nothing like it');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByText('No document matches “nothing like it”.').waitFor();
+    await page.getByRole('heading', { name: 'No document matches “nothing like it”' }).waitFor();
     await page.getByRole('searchbox', { name: 'Search documents' }).fill('');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => rows.count()).toBe(3);

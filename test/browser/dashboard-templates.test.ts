@@ -54,7 +54,7 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     // The Templates section, from the header's navigation.
     await page.getByRole('navigation').getByRole('link', { name: 'Templates' }).click();
     await page.getByRole('heading', { level: 1, name: 'Templates' }).waitFor();
-    await page.getByText('No templates yet.').waitFor();
+    await page.getByRole('heading', { name: 'No templates yet' }).waitFor();
     await page.getByRole('link', { name: 'New template' }).click();
     await page.getByRole('heading', { level: 1, name: 'New template' }).waitFor();
     // Sent empty: each of the service's messages sits at its field.

@@ -5,8 +5,9 @@ import { describeActivity } from './activity-words.js';
 import { asApiError } from './api.js';
 import { call } from './dashboard-api.js';
 import { NoTenant } from './layout.js';
+import { Link } from './router.js';
 import { useSession } from './session.js';
-import { ErrorMessage, LoadMore, PageTitle, Time } from './ui.js';
+import { EmptyState, ErrorMessage, LoadMore, PageTitle, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 type Loaded = { activity: Api.ActivityEntry[]; nextCursor: string | null };
@@ -72,7 +73,18 @@ export function ActivityPage() {
             webhooks, templates and API keys, newest first.
           </p>
           <ErrorMessage error={first.error ?? moreError} />
-          {list && list.activity.length === 0 && <p className="empty">No activity yet.</p>}
+          {list && list.activity.length === 0 && (
+            <EmptyState
+              title="No activity yet"
+              action={
+                <Link to="/app/workspace" className="button secondary">
+                  Invite your team
+                </Link>
+              }
+            >
+              Changes to members, settings, webhooks, templates and keys are listed here.
+            </EmptyState>
+          )}
           {list && list.activity.length > 0 && (
             <ol className="activity-list" aria-label="Activity">
               {list.activity.map((entry) => (

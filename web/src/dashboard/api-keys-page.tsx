@@ -4,6 +4,7 @@ import { fieldError } from './api.js';
 import type { ApiKey } from './types.js';
 import {
   ConfirmButton,
+  EmptyState,
   ErrorMessage,
   PageTitle,
   SecretOnce,
@@ -77,7 +78,19 @@ export function ApiKeysPage() {
         <h2 id="key-list">Your keys</h2>
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={keys.error} />
-        {keys.data && keys.data.length === 0 && <p className="empty">No keys yet.</p>}
+        {keys.data && keys.data.length === 0 && (
+          <EmptyState
+            inCard
+            title="No keys yet"
+            action={
+              <a href="#new-key" className="button secondary">
+                Create your first key
+              </a>
+            }
+          >
+            A key lets your own software call the Signet API for this workspace.
+          </EmptyState>
+        )}
         {keys.data && keys.data.length > 0 && (
           <div className="table-wrap">
             <table className="table">

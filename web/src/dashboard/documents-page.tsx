@@ -15,6 +15,7 @@ import { ErrorMessage, PageTitle, SearchForm, StatusBadge, StatusMessage, Time }
 import {
   ActiveFilter,
   completedSinceOf,
+  DocumentsEmpty,
   FirstDocument,
   HOME_FILTERS,
   HomeCounts,
@@ -205,16 +206,22 @@ export function DocumentsPage() {
           {rows.notice && <StatusMessage>{rows.notice}</StatusMessage>}
           <ErrorMessage error={rows.failure} />
           {list.data && list.data.documents.length === 0 && (
-            <p className="empty">
-              {cursor
-                ? 'No more documents.'
-                : view.q.trim()
-                  ? `No document matches “${view.q.trim()}”.`
-                  : view.folderId || view.pinned || filtered
-                    ? 'No documents here.'
-                    : 'No documents here yet.'}{' '}
-              {!view.q && !cursor && <Link to="/app/documents/new">Upload one</Link>}
-            </p>
+            <DocumentsEmpty
+              view={view}
+              cursor={cursor}
+              filtered={filtered}
+              onClear={() =>
+                go({
+                  q: '',
+                  status: '',
+                  completed: '',
+                  emailFailed: false,
+                  pinned: false,
+                  cursor: null,
+                })
+              }
+              onFirstPage={() => go({ cursor: null })}
+            />
           )}
           {list.data && list.data.documents.length > 0 && (
             <div className="table-wrap card flush">

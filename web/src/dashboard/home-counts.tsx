@@ -1,6 +1,6 @@
 import { call } from './dashboard-api.js';
 import { Link } from './router.js';
-import { ErrorMessage } from './ui.js';
+import { EmptyState, ErrorMessage } from './ui.js';
 import { useLoad } from './use-load.js';
 import './home-counts.css';
 
@@ -77,18 +77,18 @@ export function HomeCounts(props: { tenantId: string; active: HomeFilterKey | nu
 /** The first screen of a workspace without documents: what to do, once. */
 export function FirstDocument() {
   return (
-    <section className="card empty-state" aria-labelledby="first-document">
-      <h2 id="first-document">Send your first document</h2>
-      <p>
-        Upload a PDF, say who signs it and where, and send it when you are ready. Nothing goes out
-        until you press Send.
-      </p>
-      <p>
+    <EmptyState
+      title="Send your first document"
+      testId="first-document"
+      action={
         <Link to="/app/documents/new" className="button primary">
           Upload a document
         </Link>
-      </p>
-    </section>
+      }
+    >
+      Upload a PDF, say who signs it and where, and send it when you are ready. Nothing goes out
+      until you press Send.
+    </EmptyState>
   );
 }
 
@@ -122,4 +122,65 @@ function statusWords(status: string): string {
   if (status === 'in_process') return 'Waiting for others';
   if (status === 'draft') return 'Waiting for you to prepare';
   return `Status: ${status.replace('_', ' ')}`;
+}
+
+/**
+ * The Documents list when a search, filter, folder or page has nothing in it: what that means
+ * and one way on (a workspace with no documents at all gets FirstDocument instead).
+ */
+export function DocumentsEmpty(props: {
+  view: { q: string; folderId: string | null; pinned: boolean };
+  cursor: string | null;
+  filtered: boolean;
+  onClear: () => void;
+  onFirstPage: () => void;
+}) {
+  const { view } = props;
+  const q = view.q.trim();
+  const button = (label: string, onClick: () => void) => (
+    <button type="button" className="button secondary" onClick={onClick}>
+      {label}
+    </button>
+  );
+  if (props.cursor) {
+    return (
+      <EmptyState
+        title="No more documents"
+        action={button('Back to the first page', props.onFirstPage)}
+      >
+        You have reached the end of this list.
+      </EmptyState>
+    );
+  }
+  if (q || props.filtered || view.pinned) {
+    const title = q
+      ? `No document matches “${q}”`
+      : view.pinned
+        ? 'No pinned documents'
+        : 'No documents with this filter';
+    return (
+      <EmptyState
+        title={title}
+        action={button(q ? 'Clear the search' : 'Show all documents', props.onClear)}
+      >
+        {q
+          ? 'Try another word, or clear the search to see every document.'
+          : view.pinned
+            ? 'Pin a document in the list of all documents to keep it here.'
+            : 'Nothing matches this filter right now.'}
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState
+      title="No documents in this folder"
+      action={
+        <Link to="/app/documents/new" className="button primary">
+          Upload a document
+        </Link>
+      }
+    >
+      Move a document here from the list, or upload a new one.
+    </EmptyState>
+  );
 }

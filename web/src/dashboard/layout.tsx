@@ -4,7 +4,7 @@ import { ResendVerification } from './resend-verification.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { Meta } from './types.js';
-import { PageTitle } from './ui.js';
+import { EmptyState, PageTitle } from './ui.js';
 import { CreateWorkspaceForm } from './workspace-create.js';
 
 const NAV = [
@@ -185,14 +185,13 @@ export function NoTenant(props: { title?: ReactNode }) {
   return (
     <>
       {props.title}
-      <section className="card empty-state" aria-labelledby="no-workspace">
-        <h2 id="no-workspace">Create your workspace</h2>
-        <p>
-          Your documents, templates and team live in a workspace, and you have none yet. Name it
-          after your company or team; you can rename it later.
-        </p>
-        <CreateWorkspaceForm label="Workspace name" />
-      </section>
+      <EmptyState
+        title="Create your workspace"
+        action={<CreateWorkspaceForm label="Workspace name" />}
+      >
+        Your documents, templates and team live in a workspace, and you have none yet. Name it after
+        your company or team; you can rename it later.
+      </EmptyState>
     </>
   );
 }

@@ -6,7 +6,7 @@ import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
 import type { ApiError } from '../shared/http.js';
-import { ErrorMessage, LoadMore, SearchForm, Time } from './ui.js';
+import { EmptyState, ErrorMessage, LoadMore, SearchForm, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 const PAGE_SIZE = 20;
@@ -76,6 +76,10 @@ export function TemplatesPage() {
     if (search.trim()) params.set('q', search.trim());
     navigate(`/app/templates${params.size > 0 ? `?${params}` : ''}`);
   }
+  function clearSearch() {
+    setSearch('');
+    navigate('/app/templates');
+  }
 
   return (
     <>
@@ -96,10 +100,24 @@ export function TemplatesPage() {
       <ErrorMessage error={error} />
       {!list && !error && <p className="loading">Loading…</p>}
       {list && list.templates.length === 0 && (
-        <p className="empty">
-          {q.trim() ? `No template matches “${q.trim()}”.` : 'No templates yet.'}{' '}
-          {!q.trim() && <Link to="/app/templates/new">Create one</Link>}
-        </p>
+        <EmptyState
+          title={q.trim() ? `No template matches “${q.trim()}”` : 'No templates yet'}
+          action={
+            q.trim() ? (
+              <button type="button" className="button secondary" onClick={clearSearch}>
+                Clear the search
+              </button>
+            ) : (
+              <Link to="/app/templates/new" className="button secondary">
+                Create a template
+              </Link>
+            )
+          }
+        >
+          {q.trim()
+            ? 'Try another name, or clear the search to see every template.'
+            : 'Make one from a contract you send often; it is listed here once saved.'}
+        </EmptyState>
       )}
       {list && list.templates.length > 0 && (
         <div className="table-wrap card flush">

@@ -170,6 +170,33 @@ export function ErrorMessage(props: { error: ApiError | string | null }) {
   );
 }
 
+/**
+ * A list with nothing in it (yet): a title, one sentence on what goes here, and exactly one next
+ * action (a link or a button). On its own card, or `inCard` inside a card that has a heading,
+ * where its title is an h3.
+ */
+export function EmptyState(props: {
+  title: string;
+  children: ReactNode;
+  action: ReactNode;
+  inCard?: boolean;
+  testId?: string;
+}) {
+  const id = useId();
+  const Heading = props.inCard ? 'h3' : 'h2';
+  return (
+    <section
+      className={props.inCard ? 'empty-state' : 'card empty-state'}
+      aria-labelledby={id}
+      data-testid={props.testId ?? 'empty-state'}
+    >
+      <Heading id={id}>{props.title}</Heading>
+      <p className="empty-state-text">{props.children}</p>
+      <div className="empty-state-action">{props.action}</div>
+    </section>
+  );
+}
+
 /** A status line announced politely (saved, copied, sent…). */
 export function StatusMessage(props: { children: ReactNode }) {
   return (

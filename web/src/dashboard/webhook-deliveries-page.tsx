@@ -4,7 +4,7 @@ import { NoTenant } from './layout.js';
 import { Link } from './router.js';
 import { useSession } from './session.js';
 import type { Delivery } from './types.js';
-import { ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
+import { EmptyState, ErrorMessage, PageTitle, StatusBadge, StatusMessage, Time } from './ui.js';
 import { useLoad } from './use-load.js';
 
 /** One webhook's delivery log: every attempt's time, status code, duration and error. */
@@ -63,7 +63,16 @@ export function WebhookDeliveriesPage(props: { webhookId: string }) {
       {notice && <StatusMessage>{notice}</StatusMessage>}
       <ErrorMessage error={failure ?? hook.error ?? log.error} />
       {log.data && log.data.deliveries.length === 0 && (
-        <p className="empty">No deliveries yet: events appear here once documents change.</p>
+        <EmptyState
+          title="No deliveries yet"
+          action={
+            <Link to="/app/documents/new" className="button secondary">
+              Send a document
+            </Link>
+          }
+        >
+          Events appear here once documents change: sending one is the quickest way to see one.
+        </EmptyState>
       )}
       <ol className="delivery-list">
         {log.data?.deliveries.map((d) => (

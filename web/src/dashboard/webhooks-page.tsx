@@ -7,6 +7,7 @@ import { useSession } from './session.js';
 import type { Webhook } from './types.js';
 import {
   ConfirmButton,
+  EmptyState,
   ErrorMessage,
   PageTitle,
   SecretOnce,
@@ -97,7 +98,19 @@ export function WebhooksPage() {
         <h2 id="webhook-list">Endpoints</h2>
         {notice && <StatusMessage>{notice}</StatusMessage>}
         <ErrorMessage error={failure ?? hooks.error} />
-        {hooks.data && hooks.data.length === 0 && <p className="empty">No webhooks yet.</p>}
+        {hooks.data && hooks.data.length === 0 && (
+          <EmptyState
+            inCard
+            title="No webhooks yet"
+            action={
+              <a href="#new-webhook" className="button secondary">
+                Add an endpoint
+              </a>
+            }
+          >
+            Add a URL and Signet tells your system when a document is sent, signed or declined.
+          </EmptyState>
+        )}
         <ul className="webhook-list">
           {hooks.data?.map((hook) => (
             <li key={hook.id} className="webhook-item">
