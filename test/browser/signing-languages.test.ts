@@ -104,9 +104,10 @@ describe.each(ENGINES)('the signing page in the document language, Chromium on %
     const doc = (await api(ctx, owner.apiKey, 'GET', `/api/documents/${id}`)).body;
     expect(doc.document.status).toBe('declined');
     expect(doc.signees[0].declineReason).toBe('Le montant est faux.');
-    // The link now says, in French, that it no longer works.
+    // The link opened again says, in French, what became of the document.
     await page.reload();
-    await page.getByRole('heading', { name: "Ce lien de signature n'est plus valide" }).waitFor();
+    await page.getByRole('heading', { name: '« Vertrag fr » a été refusé' }).waitFor();
+    await page.getByText('Vous avez refusé de signer : la signature est donc terminée').waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('fr');
   });
 });
