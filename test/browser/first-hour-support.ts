@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { seriousA11yProblems } from '../helpers/axe.js';
 import { launchChromium, openRecordedPage, VIEWPORTS } from '../helpers/browser.js';
@@ -75,10 +75,12 @@ const DOCS_SHOTS = process.env.SIGNET_SCREENSHOTS;
 
 /**
  * The screen as it is now, for docs/dashboard.md: `{name}-{width}.jpg` in the directory
- * SIGNET_SCREENSHOTS names (nothing without it). The visible part only, as a reader sees it.
+ * SIGNET_SCREENSHOTS names (nothing without it). The visible part only, as a reader sees it,
+ * scrolled to `focus` when given.
  */
-export async function docsShot(page: Page, name: string): Promise<void> {
+export async function docsShot(page: Page, name: string, focus?: Locator): Promise<void> {
   if (!DOCS_SHOTS) return;
+  await focus?.scrollIntoViewIfNeeded();
   mkdirSync(path.resolve(DOCS_SHOTS), { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({

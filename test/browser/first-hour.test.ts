@@ -44,8 +44,8 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
 
     await expectStep(page, 2, 'Recipients');
     await expectStepPage(page, `Recipients: ${title}`);
-    await expectAccessible(page, page.viewportSize()!);
     await docsShot(page, 'recipients');
+    await expectAccessible(page, page.viewportSize()!);
     await page.getByRole('link', { name: 'Continue to fields' }).click();
 
     await expectStep(page, 3, 'Fields');
@@ -58,9 +58,9 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
 
     await expectStep(page, 4, 'Review');
     await expectStepPage(page, `Review and send: ${title}`);
-    await expectAccessible(page, page.viewportSize()!);
     await page.getByText('1 field placed on the pages.').waitFor();
     await docsShot(page, 'review');
+    await expectAccessible(page, page.viewportSize()!);
     await page.getByRole('button', { name: 'Send for signing' }).click();
 
     await expectStep(page, 5, 'Send');
@@ -80,8 +80,8 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
     const { page } = recorded;
     await page.goto(link);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
-    await expectAccessible(page, viewport);
     await docsShot(page, 'signing');
+    await expectAccessible(page, viewport);
     await page.getByRole('button', { name: /^Signature(: .*)?$/ }).click();
     await page.getByRole('textbox', { name: 'Type your full name' }).fill(signee.name);
     await page.getByRole('checkbox', { name: /I agree to sign electronically/ }).check();
@@ -89,8 +89,8 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
     await page.getByRole('heading', { name: /You have signed/ }).waitFor();
     const download = page.getByRole('link', { name: 'Download the signed copy' });
     await download.waitFor({ timeout: 30_000 });
+    await docsShot(page, 'signed', page.locator('#signing'));
     await expectAccessible(page, viewport);
-    await docsShot(page, 'signed');
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     const saved = path.join(d.dir, `${engine}-${viewport.width}.pdf`);
     await file.saveAs(saved);
@@ -100,8 +100,8 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
   for (const [label, viewport] of Object.entries(VIEWPORTS)) {
     it(`walks from sign-up to the signee's signed copy (${label})`, async () => {
       const { page } = await signUpAndLogIn(d, viewport, `Hour ${label} Ltd`);
-      await expectAccessible(page, viewport);
       await docsShot(page, 'documents-empty');
+      await expectAccessible(page, viewport);
       const title = `First contract ${label}`;
       const signee = { name: 'Sam Signee', email: `sam-${label}-${engine}@example.com` };
       await sendContract(page, title, signee);
@@ -116,8 +116,8 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
       await expect
         .poll(() => page.getByTestId('count-completed').textContent())
         .toBe('1Completed in the last 7 days');
-      await expectAccessible(page, viewport);
       await docsShot(page, 'documents');
+      await expectAccessible(page, viewport);
       await page.getByRole('link', { name: title }).first().click();
       await page.getByRole('heading', { level: 1, name: title }).waitFor();
       // The certificate beside the CSV (part 6): a sealed PDF of the audit certificate alone.
@@ -129,8 +129,8 @@ describe.skipIf(!existsSync(CONTRACT)).each(ENGINES)('the first hour on %s', (en
       expect(spawnSync('pdfsig', [certificateFile], { encoding: 'utf8' }).stdout).toContain(
         'Signature is Valid',
       );
-      await expectAccessible(page, viewport);
       await docsShot(page, 'document');
+      await expectAccessible(page, viewport);
     }, 180_000);
   }
 });
