@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
 import type * as Api from '../../../server/src/api-types.js';
-import { asApiError } from './api.js';
 import { call } from './dashboard-api.js';
 import { ListTitle, NoTenant } from './layout.js';
 import { Link, navigate, useLocation } from './router.js';
 import { useSession } from './session.js';
-import type { ApiError } from '../shared/http.js';
 import { EmptyState, ErrorMessage, LoadMore, SearchForm, Time } from './ui.js';
-import { useLoad } from './use-load.js';
+import { usePaged } from './use-paged.js';
 
 const PAGE_SIZE = 20;
 
@@ -22,15 +20,15 @@ export function TemplatesPage() {
   const { query } = useLocation();
   const q = query.get('q') ?? '';
   const [search, setSearch] = useState(q);
-  const first = useLoad(() => load(null), [tenant?.id, q]);
-  // Pages after the first, added below it by Load more; gone when the search changes.
-  const [more, setMore] = useState<Loaded | null>(null);
-  const [moreError, setMoreError] = useState<ApiError | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  useEffect(() => {
-    setSearch(q);
-    setMore(null);
-  }, [q, tenant?.id]);
+  // Pages after the first, added below it by Load more, are gone when the search changes.
+  const { list, error, loadingMore, loadMore } = usePaged(
+    async (cursor) => {
+      const page = await load(cursor);
+      return page && { items: page.templates, nextCursor: page.nextCursor };
+    },
+    [tenant?.id, q],
+  );
+  useEffect(() => setSearch(q), [q, tenant?.id]);
 
   async function load(cursor: string | null): Promise<Loaded | null> {
     if (!tenant) return null;
@@ -38,31 +36,6 @@ export function TemplatesPage() {
     if (q.trim()) params.set('q', q.trim());
     if (cursor) params.set('cursor', cursor);
     return call('GET /api/templates', { query: params });
-  }
-
-  const list: Loaded | null = first.data && {
-    templates: [...first.data.templates, ...(more?.templates ?? [])],
-    nextCursor: more ? more.nextCursor : first.data.nextCursor,
-  };
-  const error = first.error ?? moreError;
-
-  async function loadMore() {
-    if (!list?.nextCursor) return;
-    setLoadingMore(true);
-    setMoreError(null);
-    try {
-      const page = await load(list.nextCursor);
-      if (page) {
-        setMore((m) => ({
-          templates: [...(m?.templates ?? []), ...page.templates],
-          nextCursor: page.nextCursor,
-        }));
-      }
-    } catch (err) {
-      setMoreError(asApiError(err));
-    } finally {
-      setLoadingMore(false);
-    }
   }
 
   const title = (
@@ -99,7 +72,7 @@ export function TemplatesPage() {
       </div>
       <ErrorMessage error={error} />
       {!list && !error && <p className="loading">Loading…</p>}
-      {list && list.templates.length === 0 && (
+      {list && list.items.length === 0 && (
         <EmptyState
           title={q.trim() ? `No template matches “${q.trim()}”` : 'No templates yet'}
           action={
@@ -119,7 +92,7 @@ export function TemplatesPage() {
             : 'Make one from a contract you send often; it is listed here once saved.'}
         </EmptyState>
       )}
-      {list && list.templates.length > 0 && (
+      {list && list.items.length > 0 && (
         <div className="table-wrap card flush">
           <table className="table">
             <thead>
@@ -131,7 +104,7 @@ export function TemplatesPage() {
               </tr>
             </thead>
             <tbody>
-              {list.templates.map((t) => (
+              {list.items.map((t) => (
                 <tr key={t.id}>
                   <th scope="row">
                     <Link to={`/app/templates/${t.id}`}>{t.name}</Link>
