@@ -5,6 +5,7 @@ import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 import { makePdf } from '../helpers/pdf.js';
+import { valuesByLabel } from '../helpers/signing.js';
 import {
   expectNoSidewaysScroll,
   openLoggedIn,
@@ -239,9 +240,7 @@ describe.each(ENGINES)('dashboard: templates on %s', (engine) => {
     await page.getByRole('heading', { name: 'Delivery results' }).waitFor();
     const documentId = new URL(page.url()).pathname.split('/').pop() ?? '';
     const made = (await api(d.ctx, owner.apiKey, 'GET', `/api/documents/${documentId}`)).body;
-    const values = Object.fromEntries(
-      (made.fields as { label: string | null; value: unknown }[]).map((f) => [f.label, f.value]),
-    );
+    const values = valuesByLabel(made.fields);
     expect(values).toMatchObject({ Plan: 'Pro', Seats: '12' });
   });
 

@@ -4,7 +4,7 @@ import { openRecordedPage, VIEWPORTS, type RecordedPage } from '../helpers/brows
 import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { makePdf } from '../helpers/pdf.js';
-import { waitForStatus } from '../helpers/signing.js';
+import { valuesByLabel, waitForStatus } from '../helpers/signing.js';
 import type { SmtpSink } from '../helpers/smtp.js';
 import {
   closeCleanPages,
@@ -154,12 +154,7 @@ describe.each(ENGINES)('radio, conditional and validated fields in Chromium on %
       await page.getByRole('heading', { name: /You have signed/ }).waitFor();
 
       const done = await waitForStatus(ctx, apiKey, id, 'signed');
-      const values = Object.fromEntries(
-        (done.fields as { label: string | null; type: string; value: unknown }[]).map((f) => [
-          f.label ?? f.type,
-          f.value,
-        ]),
-      );
+      const values = valuesByLabel(done.fields);
       expect(values).toMatchObject({
         Plan: 'Pro',
         Company: 'Analytical Engines',

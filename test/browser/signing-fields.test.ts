@@ -14,7 +14,7 @@ import { ENGINES, type TestContext } from '../helpers/context.js';
 import { api, quickCreate } from '../helpers/documents.js';
 import { makePdf } from '../helpers/pdf.js';
 import { inkIn, renderPage } from '../helpers/pdf-render.js';
-import { signingCall, waitForStatus } from '../helpers/signing.js';
+import { signingCall, valuesByLabel, waitForStatus } from '../helpers/signing.js';
 import type { SmtpSink } from '../helpers/smtp.js';
 import { startSigningBrowser, type SigningBrowser } from '../helpers/signing-browser.js';
 
@@ -195,12 +195,7 @@ describe.each(ENGINES)('signing a document with fields in Chromium on %s', (engi
 
     // The values, read back through the API, and drawn in place on the sealed pages.
     const done = await waitForStatus(ctx, apiKey, id, 'signed');
-    const values = Object.fromEntries(
-      (done.fields as { label: string | null; type: string; value: unknown }[]).map((f) => [
-        f.label ?? f.type,
-        f.value,
-      ]),
-    );
+    const values = valuesByLabel(done.fields);
     expect(values).toMatchObject({
       'Job title': 'Chief Engineer',
       'I accept the terms': true,

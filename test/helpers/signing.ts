@@ -101,3 +101,13 @@ export async function signAsOnlySignee(
   const done = await waitForStatus(ctx, apiKey, documentId, 'signed', timeoutMs);
   return { done, sealed: await downloadFile(ctx, done.document.downloadUrl) };
 }
+
+/** A document's field values by label (by type for a field without one), as the API answers them. */
+export function valuesByLabel(fields: unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    (fields as { label: string | null; type: string; value: unknown }[]).map((f) => [
+      f.label ?? f.type,
+      f.value,
+    ]),
+  );
+}
