@@ -222,48 +222,54 @@ function attachedFiles(fields: SealField[], size = ATTACHED_BYTES): SealAttachme
     });
 }
 
+/** The three seals the bench compares: none, forty fields with their files, one 1 MiB file. */
+export async function sealInputs(certificate: SealPdfInput['certificate']) {
+  const pdf = PDF.create();
+  for (let i = 0; i < 10; i++) {
+    const page = pdf.addPage({ size: 'a4' });
+    page.drawText(`Contract page ${i + 1}`, { x: 60, y: 760, size: 22 });
+    const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
+    page.drawText(body, { x: 60, y: 720, size: 11, maxWidth: 470, lineHeight: 15 });
+  }
+  const original = await pdf.save();
+  const base: SealPdfInput = {
+    original,
+    signatures: [
+      {
+        name: 'Zoë Ünal',
+        email: 'zoe@example.com',
+        signedAt: '2026-11-24T10:00:00Z',
+        typedName: 'Zoë Ünal',
+      },
+    ],
+    auditEntries: Array.from({ length: 12 }, (_, i) => ({
+      at: new Date(Date.UTC(2026, 10, 24, 9, i)).toISOString(),
+      action: ['created', 'sent', 'opened', 'signed'][i % 4],
+      actor: 'zoe@example.com',
+      ip: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0',
+    })),
+    documentName: 'Benchmark contract',
+    documentId: 'doc_bench',
+    originalSha256: createHash('sha256').update(original).digest('hex'),
+    sandbox: true,
+    certificate,
+  };
+  const fields = fortyFields();
+  const inputs = {
+    none: base,
+    '40 fields': { ...base, fields, attachments: attachedFiles(fields) },
+    // No field, one attached 1 MiB photo: what a file's size costs, apart from its field.
+    '1 MiB file': { ...base, attachments: attachedFiles(fields.slice(0, 1), 1024 * 1024) },
+  };
+  return inputs;
+}
+
 export async function sealWithFields(log: (line: string) => void, runs = SEAL_RUNS) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'signet-bench-seal-fields-'));
   try {
     const certificate = await loadOrCreateSealCertificate({ dataDir });
-    const pdf = PDF.create();
-    for (let i = 0; i < 10; i++) {
-      const page = pdf.addPage({ size: 'a4' });
-      page.drawText(`Contract page ${i + 1}`, { x: 60, y: 760, size: 22 });
-      const body = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(30);
-      page.drawText(body, { x: 60, y: 720, size: 11, maxWidth: 470, lineHeight: 15 });
-    }
-    const original = await pdf.save();
-    const base: SealPdfInput = {
-      original,
-      signatures: [
-        {
-          name: 'Zoë Ünal',
-          email: 'zoe@example.com',
-          signedAt: '2026-11-24T10:00:00Z',
-          typedName: 'Zoë Ünal',
-        },
-      ],
-      auditEntries: Array.from({ length: 12 }, (_, i) => ({
-        at: new Date(Date.UTC(2026, 10, 24, 9, i)).toISOString(),
-        action: ['created', 'sent', 'opened', 'signed'][i % 4],
-        actor: 'zoe@example.com',
-        ip: '203.0.113.7',
-        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/124.0',
-      })),
-      documentName: 'Benchmark contract',
-      documentId: 'doc_bench',
-      originalSha256: createHash('sha256').update(original).digest('hex'),
-      sandbox: true,
-      certificate,
-    };
-    const fields = fortyFields();
-    const inputs = {
-      none: base,
-      '40 fields': { ...base, fields, attachments: attachedFiles(fields) },
-      // No field, one attached 1 MiB photo: what a file's size costs, apart from its field.
-      '1 MiB file': { ...base, attachments: attachedFiles(fields.slice(0, 1), 1024 * 1024) },
-    };
+    const inputs = await sealInputs(certificate);
     const times: Record<keyof typeof inputs, number[]> = {
       none: [],
       '40 fields': [],

@@ -74,19 +74,37 @@ export function formatDate(iso: string, language: string): string {
   return formatter(known(language, 'UTC').language, 'UTC', 'date').format(date);
 }
 
+// The dates of UTC times already written, by language and day: a certificate writes a time for
+// every audit entry and every field, most of them on one or two days, and `Intl` takes about
+// 5 µs to write a date where reading it back from here takes a lookup.
+const utcDays = new Map<string, string>();
+
 /** An instant as a language writes it in a time zone, named: `27 November 2026, 14:05:09 UTC`. */
 export function formatDateTime(iso: string, language: string, timeZone = 'UTC'): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   const use = known(language, timeZone);
+  const separator = SEPARATORS[use.language] ?? ', ';
+  // UTC is named `UTC` in every language (ICU would write `UTC`, `GMT` or `世界協定時`), and its
+  // hours, minutes and seconds are the instant's own.
+  if (use.timeZone === 'UTC') {
+    const key = `${use.language}|${date.toISOString().slice(0, 10)}`;
+    let day = utcDays.get(key);
+    if (day === undefined) {
+      if (utcDays.size >= 1_000) utcDays.clear();
+      day = formatter(use.language, 'UTC', 'date').format(date);
+      utcDays.set(key, day);
+    }
+    const two = (n: number) => String(n).padStart(2, '0');
+    const time = `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+    return `${day}${separator}${time} UTC`;
+  }
   const parts = formatter(use.language, use.timeZone, 'time').formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? '';
   // Two digits each, padded here: some locales drop `2-digit` beside a zone name (Korean `14:5:9`).
   const two = (type: Intl.DateTimeFormatPartTypes) => part(type).padStart(2, '0');
-  // UTC is named `UTC` in every language (ICU would write `UTC`, `GMT` or `世界協定時`).
-  const zone = use.timeZone === 'UTC' ? 'UTC' : part('timeZoneName');
   const time = `${two('hour')}:${two('minute')}:${two('second')}`;
   const day = formatter(use.language, use.timeZone, 'date').format(date);
-  return `${day}${SEPARATORS[use.language] ?? ', '}${time} ${zone}`;
+  return `${day}${separator}${time} ${part('timeZoneName')}`;
 }

@@ -1,5 +1,6 @@
 import {
   ops,
+  PdfString,
   type PDF,
   type PdfRef,
   type PDFExtGState,
@@ -9,8 +10,12 @@ import {
 import { adoptInheritedResources } from './page-geometry.js';
 import type { FontRegistrar, SealFont } from './seal-fonts.js';
 
-// PDFPage.registerResource is public in the library, not in its type declarations.
-type PageResources = { registerResource: (ref: PdfRef, type: string, prefix: string) => string };
+// PDFPage.registerResource and appendContent are public in the library, not in its type
+// declarations.
+type PageResources = {
+  registerResource: (ref: PdfRef, type: string, prefix: string) => string;
+  appendContent: (content: Uint8Array) => void;
+};
 
 /** RGB components in 0..1. */
 export type Rgb = readonly [number, number, number];
@@ -235,8 +240,61 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
     flush() {
       endBlock();
       if (operators.length === 0) return;
-      page.drawOperators(operators);
+      (page as unknown as PageResources).appendContent(serialize(operators));
       operators = [];
     },
   };
+}
+
+// A content stream's bytes, written here rather than by @libpdf/core's serializer, which writes
+// each operand character by character through a byte writer: that was a fifth of a seal with
+// an audit certificate of many rows. The same bytes, save numbers (below). Nearly every operand
+// is a number, a name or a hex string; the rest (a shaped text's arrays and marked-content
+// dictionaries) are written by the library.
+function serialize(operators: Operator[]): Uint8Array {
+  let out = '';
+  for (const operator of operators) {
+    let line: string | null = '';
+    for (const operand of operator.operands) {
+      if (typeof operand === 'number') line += `${number(operand)} `;
+      else if (typeof operand === 'string') line += `${operand} `;
+      else if (operand instanceof PdfString && operand.format === 'hex') line += `${hex(operand)} `;
+      else {
+        line = null;
+        break;
+      }
+    }
+    out += line === null ? binary(operator.toBytes()) : line + operator.op;
+    out += '\n';
+  }
+  // Every character is a byte (latin1): hex strings and the library's own bytes alike.
+  return Buffer.from(out, 'latin1');
+}
+
+// A number as the library writes it (an integer plainly, else at most five decimals without
+// trailing zeros), without its regular expression.
+function number(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  const fixed = value.toFixed(5);
+  let end = fixed.length;
+  while (fixed.charCodeAt(end - 1) === 48) end--;
+  if (fixed.charCodeAt(end - 1) === 46) end--;
+  const text = fixed.slice(0, end);
+  return text === '-0' || text === '' || text === '-' ? '0' : text;
+}
+
+// The fonts keep one PdfString for each text they draw, and a certificate draws the same names,
+// dates and words many times: each is written out once.
+const hexOf = new WeakMap<PdfString, string>();
+function hex(string: PdfString): string {
+  let found = hexOf.get(string);
+  if (found === undefined) {
+    found = `<${Buffer.from(string.bytes).toString('hex').toUpperCase()}>`;
+    hexOf.set(string, found);
+  }
+  return found;
+}
+
+function binary(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
