@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import pako from 'pako';
+import { sniffType } from '../../lib/sniff-type.js';
 
 // @libpdf/core compresses every stream it writes (page contents, font subsets, the audit pages)
 // with pako.deflate, zlib written in JavaScript: each call sets up and zeroes its own window and
@@ -29,6 +30,9 @@ const SHRINKS_ENOUGH = 0.9;
 
 function doesNotShrink(data: Uint8Array): boolean {
   if (data.length < SAMPLE_FROM) return false;
+  // A signee's attached photo says so in its first bytes.
+  const type = sniffType(data.subarray(0, 8));
+  if (type === 'image/jpeg' || type === 'image/png') return true;
   const starts = [0, (data.length - SLICE) >> 1, data.length - SLICE];
   const counts = new Uint32Array(256);
   // Indexed loops: a typed array's iterator costs several times as much a byte.

@@ -112,16 +112,28 @@ type WithProgram = { fontProgram: unknown };
 
 /**
  * A font file's process-wide state: a copy embedded into a PDF of its own (never saved, only its
- * parsed program is used), each character's advance and glyph id as looked up so far.
+ * parsed program is used), each character's advance and glyph id as looked up so far, and the
+ * texts drawn so far.
  */
-type Probe = { font: EmbeddedFont; advances: Map<string, number>; gids: Map<string, number> };
+type Probe = {
+  font: EmbeddedFont;
+  advances: Map<string, number>;
+  gids: Map<string, number>;
+  /** Texts as drawn: their glyph ids as a PDF string. */
+  texts: Map<string, PdfString>;
+};
 let probePdf: PDF | undefined;
 const probes = new Map<string, Probe>();
 function probeFont(path: string): Probe {
   let probe = probes.get(path);
   if (!probe) {
     probePdf ??= PDF.create();
-    probe = { font: probePdf.embedFont(fontFile(path)), advances: new Map(), gids: new Map() };
+    probe = {
+      font: probePdf.embedFont(fontFile(path)),
+      advances: new Map(),
+      gids: new Map(),
+      texts: new Map(),
+    };
     probes.set(path, probe);
   }
   return probe;
@@ -180,36 +192,41 @@ function plainMember(pdf: PDF, path: string): Member {
   // Each character is handed to the document's font (which records it for the subset) once;
   // after that its glyph id comes from the process's table.
   const recorded = new Set<string>();
-  // The same texts come back many times in a document (names, e-mail addresses, dates, "Ticked"
-  // on the certificate): each is encoded once.
-  const encoded = new Map<string, PdfString>();
+  // Texts whose characters this document's font has recorded: a certificate draws the same
+  // names, addresses, dates and words row after row.
+  const drawn = new Set<string>();
   const encode = (font: EmbeddedFont, text: string): PdfString => {
-    const { gids } = probeFont(path);
-    const chars = Array.from(text);
-    const fresh = [...new Set(chars.filter((char) => !recorded.has(char)))];
-    if (fresh.length > 0) {
-      const ids = font.encodeTextToGids(fresh.join(''));
-      fresh.forEach((char, i) => {
-        gids.set(char, ids[i]);
-        recorded.add(char);
-      });
+    const probe = probeFont(path);
+    if (!drawn.has(text)) {
+      const fresh = [...new Set(text)].filter((char) => !recorded.has(char));
+      if (fresh.length > 0) {
+        const ids = font.encodeTextToGids(fresh.join(''));
+        fresh.forEach((char, i) => {
+          probe.gids.set(char, ids[i]);
+          recorded.add(char);
+        });
+      }
+      drawn.add(text);
     }
+    // The string a text is drawn with is the same in every document (its glyph ids): made once.
+    const known = probe.texts.get(text);
+    if (known) return known;
+    const chars = Array.from(text);
     // Identity-H: two bytes per glyph id.
     const bytes = new Uint8Array(chars.length * 2);
     chars.forEach((char, i) => {
-      const gid = gids.get(char)!;
+      const gid = probe.gids.get(char)!;
       bytes[i * 2] = gid >> 8;
       bytes[i * 2 + 1] = gid & 0xff;
     });
-    return PdfString.fromBytes(bytes);
+    return remember(probe.texts, text, PdfString.fromBytes(bytes));
   };
   return {
     covers: (codePoint) => probeFont(path).font.canEncode(String.fromCodePoint(codePoint)),
     width: (text, size) => cachedWidth(probeFont(path), text) * size,
     show(register, text, size) {
       font ??= embedShared(pdf, path);
-      const string = encoded.get(text) ?? remember(encoded, text, encode(font, text), 1_000);
-      return [ops.setFont(`/${register.font(font)}`, size), ops.showText(string)];
+      return [ops.setFont(`/${register.font(font)}`, size), ops.showText(encode(font, text))];
     },
   };
 }
@@ -406,6 +423,10 @@ function withoutGlyphNames(ttf: Uint8Array): Uint8Array {
   return bytes;
 }
 
+// The standard fonts' strings by text (the same in each of them): the sandbox mark and the
+// certificate's labels are drawn on every page of every seal.
+const standardStrings = new Map<string, PdfString>();
+
 /** A standard-14 font: no embedding cost, but only Latin-1 characters survive cleaning. */
 export function standardSealFont(name: Standard14FontName): SealFont {
   const metrics = Standard14Font.of(name);
@@ -416,9 +437,14 @@ export function standardSealFont(name: Standard14FontName): SealFont {
     show: (register, text, size) => [
       ops.setFont(`/${register.font(name)}`, size),
       ops.showText(
-        PdfString.fromBytes(
-          Uint8Array.from(text, (char) => Math.min(char.codePointAt(0) ?? 63, 0xff)),
-        ),
+        standardStrings.get(text) ??
+          remember(
+            standardStrings,
+            text,
+            PdfString.fromBytes(
+              Uint8Array.from(text, (char) => Math.min(char.codePointAt(0) ?? 63, 0xff)),
+            ),
+          ),
       ),
     ],
   };

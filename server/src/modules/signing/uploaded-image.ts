@@ -2,17 +2,7 @@ import sharp from 'sharp';
 import { AppError } from '../../lib/errors.js';
 import { createGate } from '../tenants/logo-image.js';
 
-/** What a file's first bytes say it is: the only types a signee may upload (decisions §15). */
-export type SniffedType = 'application/pdf' | 'image/png' | 'image/jpeg';
-
-/** The type of a file by its magic bytes alone (never its name or declared type), or null. */
-export function sniffType(head: Uint8Array): SniffedType | null {
-  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  if (bytes.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex'))) return 'image/png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  return null;
-}
+export { sniffType, type SniffedType } from '../../lib/sniff-type.js';
 
 // Images decoded at once in this process for signees' uploads, and how many may wait: as for
 // logos, a flood of hostile images holds two of libuv's threads, never the whole pool.
