@@ -79,6 +79,8 @@ export function formatDate(iso: string, language: string): string {
 // 5 µs to write a date where reading it back from here takes a lookup.
 const utcDays = new Map<string, string>();
 
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 /** An instant as a language writes it in a time zone, named: `27 November 2026, 14:05:09 UTC`. */
 export function formatDateTime(iso: string, language: string, timeZone = 'UTC'): string {
   const date = new Date(iso);
@@ -95,8 +97,7 @@ export function formatDateTime(iso: string, language: string, timeZone = 'UTC'):
       day = formatter(use.language, 'UTC', 'date').format(date);
       utcDays.set(key, day);
     }
-    const two = (n: number) => String(n).padStart(2, '0');
-    const time = `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}`;
+    const time = `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
     return `${day}${separator}${time} UTC`;
   }
   const parts = formatter(use.language, use.timeZone, 'time').formatToParts(date);

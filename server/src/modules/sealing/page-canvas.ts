@@ -271,16 +271,13 @@ function serialize(operators: Operator[]): Uint8Array {
   return Buffer.from(out, 'latin1');
 }
 
-// A number as the library writes it (an integer plainly, else at most five decimals without
-// trailing zeros), without its regular expression.
+// A number as the library writes it: an integer plainly, else at most five decimals without
+// trailing zeros. Rounded in binary, the shortest form of the result is those decimals (never an
+// exponent: the smallest is 0.00001), without toFixed and the library's regular expression.
 function number(value: number): string {
   if (Number.isInteger(value)) return String(value);
-  const fixed = value.toFixed(5);
-  let end = fixed.length;
-  while (fixed.charCodeAt(end - 1) === 48) end--;
-  if (fixed.charCodeAt(end - 1) === 46) end--;
-  const text = fixed.slice(0, end);
-  return text === '-0' || text === '' || text === '-' ? '0' : text;
+  const rounded = Math.round(value * 100_000) / 100_000;
+  return rounded === 0 ? '0' : String(rounded);
 }
 
 // The fonts keep one PdfString for each text they draw, and a certificate draws the same names,
