@@ -10,7 +10,7 @@ import { documentIdOfKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import { releaseTemplateFile } from '../templates/template-files.js';
 import { findTenant } from '../tenants/tenants.repo.js';
-import { requireMembership } from '../tenants/tenants.service.js';
+import { assertMemberCan, requireMembership } from '../tenants/tenants.service.js';
 import { auditRow, listAudit, type RequestOrigin } from './audit.repo.js';
 import { isDeletable, moveDocument, type ChangeBy, type EventDocument } from './lifecycle.js';
 import * as repo from './documents.repo.js';
@@ -20,7 +20,7 @@ import { decodeMetadata, encodeMetadata } from './integrator-fields.js';
 import { queueCancelNotices } from './after-signing.js';
 import { requireFolder } from '../folders/folders.repo.js';
 import type { PageSize } from '../fields/field-types.js';
-import { encodeFields, listFields } from '../fields/fields.repo.js';
+import { decodeFields, encodeFields } from '../fields/fields.repo.js';
 import type { FieldDraft } from '../fields/fields.schemas.js';
 import { fieldRows } from '../fields/fields.service.js';
 import type { SigneeRole } from './signee-roles.js';
@@ -341,12 +341,11 @@ export async function getDocument(
   deps: DocumentDeps,
   input: { documentId: string; userId: string },
 ) {
-  const document = await readableDocument(deps.db, input);
-  const [signees, fields] = await Promise.all([
-    repo.listSignees(deps.db.kysely, document.id),
-    listFields(deps.db.kysely, document.id),
-  ]);
-  return { document, signees, fields };
+  const found = await repo.findDocumentForMember(deps.db.kysely, input);
+  assertMemberCan(found?.role, { action: 'document.read', notFound: 'No such document.' });
+  const { document, fields } = found!;
+  const signees = await repo.listSignees(deps.db.kysely, document.id);
+  return { document, signees, fields: decodeFields(fields) };
 }
 
 /** A page of a tenant's documents, newest first, keyset-paginated, filtered. */

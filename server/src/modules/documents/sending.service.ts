@@ -14,7 +14,7 @@ import { renderInvitation, type EmailLanguage } from '../mail/templates/invitati
 import { changeCredits, findTenant, type TenantRow } from '../tenants/tenants.repo.js';
 import { brandOf } from '../tenants/branding.js';
 import { deadlineAtSend, scheduleExpiry } from './expiry.js';
-import { requireMembership } from '../tenants/tenants.service.js';
+import { assertMemberCan, requireMembership } from '../tenants/tenants.service.js';
 import { recordSigneeReminded } from '../events/opt-in-events.js';
 import { MIN_REMINDER_COOLDOWN_MINUTES } from '../tenants/tenants.schemas.js';
 import { countAuditEntriesBySignee, recordAudit, type RequestOrigin } from './audit.repo.js';
@@ -196,20 +196,17 @@ export async function sendForSigning(
   deps: SendingDeps,
   input: { documentId: string; userId: string; senderName: string; origin: RequestOrigin },
 ) {
-  const { document } = await getDocument(deps, input);
   const { invites, waiting, sent } = await deps.db.kysely.transaction().execute(async (trx) => {
-    await requireMembership(trx, {
-      tenantId: document.tenant_id,
-      userId: input.userId,
-      action: 'document.send',
-    });
     // What is sent is the document as it stands once locked: a draft edited meanwhile is sent
-    // with its edits, never with the settings read before the lock.
-    const current = await repo.lockDocument(trx, deps.db.engine, document.id);
-    if (!current) throw new AppError('not_found', 'No such document.');
+    // with its edits. The caller's role comes in the same read (a round trip each to
+    // PostgreSQL): a non-member learns nothing of the document (404), a member who may not
+    // send gets 403.
+    const found = await repo.findDocumentForMember(trx, { ...input, lock: true });
+    assertMemberCan(found?.role, { action: 'document.send', notFound: 'No such document.' });
+    const current = found!.document;
     return sendDraft(trx, deps, {
       document: current,
-      signees: await repo.listSignees(trx, document.id),
+      signees: await repo.listSignees(trx, current.id),
       senderName: input.senderName,
       actor: `user:${input.userId}`,
       origin: input.origin,

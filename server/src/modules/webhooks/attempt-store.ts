@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { deleteFinishedJobs } from '../../jobs/queue.js';
 import { createBatcher } from './batcher.js';
 import * as repo from './deliveries.repo.js';
-import { enqueueAttempt } from './deliveries.service.js';
+import { enqueueAttempts } from './deliveries.service.js';
 
 /** What one attempt needs to know: its delivery, webhook, event, and its own row if any. */
 export type AttemptContext = {
@@ -91,14 +91,20 @@ export function createAttemptStore(db: Db) {
         groups.set(g, group);
       }
       for (const group of groups.values()) await repo.advanceDeliveries(trx, group);
-      for (const item of mine) {
-        if (!item.nextDueAt) continue;
-        await enqueueAttempt(trx, {
-          deliveryId: item.row.delivery_id,
-          attempt: item.row.attempt + 1,
-          dueAt: item.nextDueAt,
-        });
-      }
+      await enqueueAttempts(
+        trx,
+        mine.flatMap((item) =>
+          item.nextDueAt
+            ? [
+                {
+                  deliveryId: item.row.delivery_id,
+                  attempt: item.row.attempt + 1,
+                  dueAt: item.nextDueAt,
+                },
+              ]
+            : [],
+        ),
+      );
       // Every job of the batch has nothing left to do, whether or not it recorded the outcome.
       await deleteFinishedJobs(trx, { ids: items.map((i) => i.jobId) });
       return done;

@@ -8,9 +8,9 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 /** An attempt row. */
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
-/** Inserts a delivery. */
-export async function insertDelivery(db: DbOrTrx, row: DeliveryRow) {
-  await db.insertInto('webhook_deliveries').values(row).execute();
+/** Inserts deliveries, in one statement. */
+export async function insertDeliveries(db: DbOrTrx, rows: DeliveryRow[]) {
+  await db.insertInto('webhook_deliveries').values(rows).execute();
 }
 
 // The attempt handler's statements take a batch of up to 64 attempts: they are prepared

@@ -3,7 +3,7 @@ import type { Db } from '../../db/handle.js';
 import type { EventsTable } from '../../db/schema.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { AppError } from '../../lib/errors.js';
-import { enqueueJob } from '../../jobs/queue.js';
+import { enqueueJobs, type NewJob } from '../../jobs/queue.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { newId, nowIso } from '../../lib/ids.js';
@@ -21,40 +21,47 @@ export const attemptJobPayload = z.object({
   dueAt: z.string(),
 });
 
-/** Enqueues attempt `attempt` of a delivery to run at `dueAt`, in the caller's transaction. */
-export async function enqueueAttempt(
+/**
+ * Enqueues each attempt (`attempt` of a delivery, to run at `dueAt`) in the caller's
+ * transaction, in one statement.
+ */
+export async function enqueueAttempts(
   trx: DbOrTrx,
-  attempt: z.infer<typeof attemptJobPayload>,
+  attempts: Array<z.infer<typeof attemptJobPayload>>,
 ): Promise<void> {
-  // The job's own retries are for database trouble inside the handler, not for receivers.
-  await enqueueJob(trx, {
-    kind: WEBHOOK_ATTEMPT_JOB,
-    payload: attempt,
-    runAt: attempt.dueAt,
-    maxAttempts: 10,
-  });
+  await enqueueJobs(trx, attempts.map(attemptJob));
 }
 
-// A new series: the delivery row and its first attempt, due now.
-async function startDelivery(
+// The job's own retries are for database trouble inside the handler, not for receivers.
+function attemptJob(attempt: z.infer<typeof attemptJobPayload>): NewJob {
+  return { kind: WEBHOOK_ATTEMPT_JOB, payload: attempt, runAt: attempt.dueAt, maxAttempts: 10 };
+}
+
+// New series, one per webhook: the delivery rows and their first attempts, due now, in two
+// statements whatever the number of webhooks.
+async function startDeliveries(
   trx: DbOrTrx,
-  input: { tenantId: string; webhookId: string; eventId: string },
-): Promise<repo.DeliveryRow> {
+  input: { tenantId: string; eventId: string; webhookIds: string[] },
+): Promise<repo.DeliveryRow[]> {
   const now = nowIso();
-  const row: repo.DeliveryRow = {
+  const rows = input.webhookIds.map((webhookId): repo.DeliveryRow => ({
     id: newId(),
     tenant_id: input.tenantId,
-    webhook_id: input.webhookId,
+    webhook_id: webhookId,
     event_id: input.eventId,
     status: 'pending',
     attempt_count: 0,
     created_at: now,
     dispatched_at: null,
     completed_at: null,
-  };
-  await repo.insertDelivery(trx, row);
-  await enqueueAttempt(trx, { deliveryId: row.id, attempt: 1, dueAt: now });
-  return row;
+  }));
+  if (rows.length === 0) return rows;
+  await repo.insertDeliveries(trx, rows);
+  await enqueueAttempts(
+    trx,
+    rows.map((row) => ({ deliveryId: row.id, attempt: 1, dueAt: now })),
+  );
+  return rows;
 }
 
 /**
@@ -67,14 +74,12 @@ export async function scheduleWebhookDeliveries(
   event: Pick<EventsTable, 'id' | 'tenant_id' | 'type'>,
 ): Promise<number> {
   const webhooks = await findWebhooksForEvent(trx, { tenantId: event.tenant_id, type: event.type });
-  for (const webhook of webhooks) {
-    await startDelivery(trx, {
-      tenantId: event.tenant_id,
-      webhookId: webhook.id,
-      eventId: event.id,
-    });
-  }
-  return webhooks.length;
+  const rows = await startDeliveries(trx, {
+    tenantId: event.tenant_id,
+    eventId: event.id,
+    webhookIds: webhooks.map((webhook) => webhook.id),
+  });
+  return rows.length;
 }
 
 /** What delivery-log services need. */
@@ -160,11 +165,13 @@ export async function redeliverEvent(
   if (webhook.active !== 1) {
     throw new AppError('conflict', 'The webhook is inactive; activate it before redelivering.');
   }
-  const row = await deps.db.kysely
-    .transaction()
-    .execute((trx) =>
-      startDelivery(trx, { tenantId: input.tenantId, webhookId: webhook.id, eventId: event.id }),
-    );
+  const [row] = await deps.db.kysely.transaction().execute((trx) =>
+    startDeliveries(trx, {
+      tenantId: input.tenantId,
+      eventId: event.id,
+      webhookIds: [webhook.id],
+    }),
+  );
   deps.jobs.wake();
   return presentDelivery({ ...row, event_type: event.type }, []);
 }
