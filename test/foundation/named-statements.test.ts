@@ -4,8 +4,8 @@ import { findMembership } from '../../server/src/modules/tenants/tenants.repo.js
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { createTenant, createUser } from '../helpers/factories.js';
 
-// On PostgreSQL the prepared queries (server/src/db/prepared.ts) run as named prepared
-// statements, parsed and planned once per connection (db/postgres.ts); DATABASE_PREPARED_STATEMENTS
+// On PostgreSQL the prepared queries (server/src/db/prepared.ts) and every other statement with
+// parameters run as named prepared statements, parsed and planned once per connection (db/postgres.ts); DATABASE_PREPARED_STATEMENTS
 // =false turns that off for a pooler that cannot keep them.
 const postgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
@@ -43,9 +43,26 @@ postgres('named prepared statements on PostgreSQL', () => {
     await ctx.db.kysely.transaction().execute(async (trx) => {
       expect((await findMembership(trx, tenant.id, owner.id))?.role).toBe('owner');
       expect((await findMembership(trx, tenant.id, owner.id))?.role).toBe('owner');
-      const named = (await preparedNames(trx)).filter((s) => s.statement.includes('memberships'));
+      const named = (await preparedNames(trx)).filter((s) =>
+        s.statement.startsWith('select * from "memberships" where'),
+      );
       expect(named.length).toBe(1);
       expect(named[0].name).toMatch(/^signet_\d+$/);
+    });
+  });
+
+  it('name any statement with parameters, not only the prepared queries', async () => {
+    const { tenant } = await member(ctx);
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      const read = () => trx.selectFrom('folders').select('id').where('tenant_id', '=', tenant.id);
+      await read().execute();
+      await read().execute();
+      const named = (await preparedNames(trx)).filter((s) =>
+        s.statement.startsWith('select "id" from "folders" where "tenant_id" = $1'),
+      );
+      expect(named.map((s) => s.name)).toEqual([expect.stringMatching(/^signet_\d+$/)]);
+      // Without parameters (begin, commit, DDL), nothing is named.
+      expect((await preparedNames(trx)).some((s) => s.statement === 'begin')).toBe(false);
     });
   });
 

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './handle.js';
-import { renameStatement, statementNameOf } from './prepared.js';
+import { nameStatement, renameStatement, statementNameOf } from './prepared.js';
 import type { Database } from './schema.js';
 
 // While the server is down or restarting, waiting for a connection must fail fast (503)
@@ -9,8 +9,8 @@ import type { Database } from './schema.js';
 const CONNECT_TIMEOUT_MS = 5000;
 
 /**
- * Opens a pool of 10 connections to the PostgreSQL at `databaseUrl`; with `prepare`, prepared
- * queries (db/prepared.ts) run as named prepared statements.
+ * Opens a pool of 10 connections to the PostgreSQL at `databaseUrl`; with `prepare`, statements
+ * with parameters (db/prepared.ts) run as named prepared statements.
  */
 export function openPostgres(databaseUrl: string, options: { prepare: boolean }): Db {
   const pool = new pg.Pool({
@@ -41,7 +41,7 @@ export function openPostgres(databaseUrl: string, options: { prepare: boolean })
 const PLAN_CHANGED = 'cached plan must not change result type';
 
 /**
- * Sends the SQL of prepared queries as named statements on this connection: the server parses
+ * Sends statements with parameters as named statements on this connection: the server parses
  * and plans each once per connection. When a newer version's migration has changed a table
  * under a plan (a rolling upgrade), the statement is renamed for every connection and, outside
  * a transaction, run again at once; inside one, the transaction fails and changes nothing.
@@ -50,7 +50,9 @@ function runNamedStatements(client: pg.PoolClient) {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   let inTransaction = false;
   const run = async (text: string, values: unknown[] | undefined) => {
-    const name = statementNameOf(text);
+    // Statements with parameters are the ones built by Kysely, over and over with new values;
+    // those without (`begin`, `commit`, a migration's DDL) stay unnamed.
+    const name = values?.length ? nameStatement(text) : statementNameOf(text);
     if (!name) return query(text, values);
     try {
       return await query({ name, text, values });

@@ -109,18 +109,21 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
 
 const SHAPES_PER_QUERY = 256;
 
-// The SQL of prepared queries and the name each runs under as a server-side prepared statement
-// (PostgreSQL, db/postgres.ts): parsed and planned once per connection instead of every call,
-// which halved the server's CPU per statement. Bounded: each name costs every connection a
-// plan, and the queries on the hot path are far fewer.
+// The SQL of prepared queries, and of every other statement with parameters, and the name each
+// runs under as a server-side prepared statement (PostgreSQL, db/postgres.ts): parsed and planned
+// once per connection instead of every call, which halved the server's CPU per statement.
+// Bounded: each name costs every connection a plan, and the queries on the hot path are far
+// fewer; past the bound a statement runs unnamed, as before.
 const statementNames = new Map<string, string>();
 const MAX_NAMED_STATEMENTS = 500;
 let nextStatement = 1;
 
-function nameStatement(sql: string) {
+/** Names `sql` (while names are left) and returns its name, or undefined. */
+export function nameStatement(sql: string): string | undefined {
   if (statementNames.size < MAX_NAMED_STATEMENTS && !statementNames.has(sql)) {
     statementNames.set(sql, `signet_${nextStatement++}`);
   }
+  return statementNames.get(sql);
 }
 
 /** The prepared statement's name a prepared query's SQL runs under, or undefined. */
