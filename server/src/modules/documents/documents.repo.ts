@@ -278,6 +278,39 @@ export async function updateSignee(db: DbOrTrx, signeeId: string, set: Partial<S
   await db.updateTable('signees').set(set).where('id', '=', signeeId).execute();
 }
 
+/** A signee's signing link as an invitation sets it: the token's hash and the first invitation. */
+export type SigningLink = { id: string; token_hash: string; invited_at: string };
+
+/** Sets each signee's signing link, in one statement however many signees. */
+export async function setSigningLinks(db: DbOrTrx, links: SigningLink[], now: string) {
+  if (links.length === 0) return;
+  const [first] = links;
+  if (links.length === 1) {
+    const { token_hash, invited_at } = first;
+    await updateSignee(db, first.id, { token_hash, invited_at, updated_at: now });
+    return;
+  }
+  await db
+    .updateTable('signees')
+    .set((eb) => {
+      const byId = (column: 'token_hash' | 'invited_at') =>
+        links
+          .slice(1)
+          .reduce(
+            (cases, link) => cases.when('id', '=', link.id).then(link[column]),
+            eb.case().when('id', '=', first.id).then(first[column]),
+          )
+          .end();
+      return { token_hash: byId('token_hash'), invited_at: byId('invited_at'), updated_at: now };
+    })
+    .where(
+      'id',
+      'in',
+      links.map((link) => link.id),
+    )
+    .execute();
+}
+
 /** What a listing is narrowed to, besides its tenant. */
 export type ListFilter = {
   status?: DocumentRow['status'];

@@ -6,8 +6,9 @@ import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
 import {
   countTenantEmails,
   deliverEmail,
-  queueEmail,
+  queueEmails,
   type MailTransport,
+  type QueuedEmail,
 } from '../mail/mail.service.js';
 import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
@@ -91,6 +92,8 @@ export async function inviteSignees(
   const brand = tenant && viaEmail ? brandOf(tenant, deps.config.publicUrl) : null;
   const now = nowIso();
   const invites: Invite[] = [];
+  const links: repo.SigningLink[] = [];
+  const emails: QueuedEmail[] = [];
   const reminders = decodeReminders(input.document.reminders);
   for (const signee of input.signees) {
     // A first invitation starts the signee's automatic reminders (reminder-policy.ts).
@@ -105,14 +108,14 @@ export async function inviteSignees(
     }
     const token = signingTokenFor(deps.config.secretKey, signee.id);
     const signingUrl = `${deps.config.publicUrl}/sign/${token}`;
-    await repo.updateSignee(trx, signee.id, {
+    links.push({
+      id: signee.id,
       token_hash: hashSecret(token),
       invited_at: signee.invited_at ?? now,
-      updated_at: now,
     });
-    let emailId: string | null = null;
+    invites.push({ signee, emailId: null, signingUrl });
     if (viaEmail) {
-      emailId = await queueEmail(trx, {
+      emails.push({
         to: signee.email,
         tenantId: input.document.tenant_id,
         jobDelayMs: input.deliverInRequest ? FALLBACK_DELAY_MS : 0,
@@ -146,8 +149,11 @@ export async function inviteSignees(
         at: now,
       });
     }
-    invites.push({ signee, emailId, signingUrl });
   }
+  // The links and the e-mails of the whole wave, each in one statement.
+  await repo.setSigningLinks(trx, links, now);
+  const emailIds = await queueEmails(trx, emails);
+  if (viaEmail) invites.forEach((invite, i) => (invite.emailId = emailIds[i]));
   // Counted last and at once: the tenant's count for the day is held until the caller commits.
   await countTenantEmails(
     trx,

@@ -5,9 +5,9 @@ import type { EmailsTable } from '../../db/schema.js';
 /** An outbox row. */
 export type EmailRow = Selectable<EmailsTable>;
 
-/** Adds an outbox row. */
-export async function insertEmail(db: DbOrTrx, row: Insertable<EmailsTable>) {
-  await db.insertInto('emails').values(row).execute();
+/** Adds outbox rows, in one statement. */
+export async function insertEmails(db: DbOrTrx, rows: Array<Insertable<EmailsTable>>) {
+  await db.insertInto('emails').values(rows).execute();
 }
 
 /** An outbox row by id, or undefined. */

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Storage } from '../storage/storage.js';
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
-import { deletePendingJob, enqueueJob, rescheduleJob } from '../../jobs/queue.js';
+import { deletePendingJob, enqueueJobs, rescheduleJob } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
@@ -85,35 +85,44 @@ export async function countTenantEmails(
   }
 }
 
+/** An e-mail to queue: what queueEmail and queueEmails take. */
+export type QueuedEmail = RenderedEmail & {
+  to: string;
+  /** A tenant's e-mail counts against its daily quota; over it, nothing is queued (429). */
+  tenant?: { id: string; dailyLimit: number };
+  /** The tenant the e-mail is for, when it is not counted against the quota. */
+  tenantId?: string;
+  jobDelayMs?: number;
+  attachment?: StoredAttachment;
+  /** An e-mail to a signee: audited in its document's trail with its outcome. */
+  audit?: EmailAudit;
+};
+
 /**
  * Writes an e-mail to the outbox and enqueues its delivery, inside the caller's transaction.
  * `jobDelayMs` holds the background job back while the request delivers the e-mail itself and
  * reports the result; the job then only acts if the process died before it could.
  */
-export async function queueEmail(
-  trx: DbOrTrx,
-  email: RenderedEmail & {
-    to: string;
-    /** A tenant's e-mail counts against its daily quota; over it, nothing is queued (429). */
-    tenant?: { id: string; dailyLimit: number };
-    /** The tenant the e-mail is for, when it is not counted against the quota. */
-    tenantId?: string;
-    jobDelayMs?: number;
-    attachment?: StoredAttachment;
-    /** An e-mail to a signee: audited in its document's trail with its outcome. */
-    audit?: EmailAudit;
-  },
-): Promise<string> {
-  if (email.tenant) await countTenantEmails(trx, email.tenant, 1);
-  const id = newId();
-  await repo.insertEmail(trx, {
-    id,
+export async function queueEmail(trx: DbOrTrx, email: QueuedEmail): Promise<string> {
+  const [id] = await queueEmails(trx, [email]);
+  return id;
+}
+
+/**
+ * queueEmail for several e-mails: their outbox rows in one statement and their jobs in another
+ * (a document's invitations: two round trips to PostgreSQL, however many signees).
+ */
+export async function queueEmails(trx: DbOrTrx, emails: QueuedEmail[]): Promise<string[]> {
+  for (const email of emails) if (email.tenant) await countTenantEmails(trx, email.tenant, 1);
+  if (emails.length === 0) return [];
+  const rows = emails.map((email) => ({
+    id: newId(),
     tenant_id: email.tenant?.id ?? email.tenantId ?? null,
     to_address: email.to,
     subject: email.subject,
     html: email.html,
     text: email.text,
-    status: 'queued',
+    status: 'queued' as const,
     error: null,
     message_id: null,
     created_at: nowIso(),
@@ -122,17 +131,21 @@ export async function queueEmail(
     document_id: email.audit?.documentId ?? null,
     signee_id: email.audit?.signeeId ?? null,
     kind: email.audit?.kind ?? null,
-  });
-  mailCounts.queued++;
-  await enqueueJob(trx, {
-    // The job shares the e-mail's id, so a failed delivery in the request can find it.
-    id,
-    kind: 'mail.send',
-    payload: { emailId: id },
-    maxAttempts: 8,
-    runAt: email.jobDelayMs ? isoIn(email.jobDelayMs) : undefined,
-  });
-  return id;
+  }));
+  await repo.insertEmails(trx, rows);
+  mailCounts.queued += rows.length;
+  await enqueueJobs(
+    trx,
+    rows.map((row, i) => ({
+      // The job shares the e-mail's id, so a failed delivery in the request can find it.
+      id: row.id,
+      kind: 'mail.send',
+      payload: { emailId: row.id },
+      maxAttempts: 8,
+      runAt: emails[i].jobDelayMs ? isoIn(emails[i].jobDelayMs) : undefined,
+    })),
+  );
+  return rows.map((row) => row.id);
 }
 
 /** Thrown by deliverEmail for an e-mail refused for good: stored, audited, never retried. */
