@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { PostgresAdapter, sql, type Selectable } from 'kysely';
 import type { MembershipsTable, TenantsTable } from '../../db/schema.js';
 import { preparedQuery } from '../../db/prepared.js';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
@@ -134,6 +134,31 @@ export async function changeCredits(
   entry: { tenantId: string; delta: number; reason: string; reference?: string | null },
 ): Promise<number | null> {
   const now = nowIso();
+  const ledger = {
+    id: newId(),
+    tenant_id: entry.tenantId,
+    delta: entry.delta,
+    reason: entry.reason,
+    reference: entry.reference ?? null,
+    created_at: now,
+  };
+  // On PostgreSQL the balance and its ledger entry in one statement: the tenant's row is held
+  // from this change to the commit, and every send of the tenant waits on it meanwhile.
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const covers = entry.delta < 0 ? sql`and credit_balance >= ${-entry.delta}` : sql``;
+    const { rows } = await sql<{ credit_balance: number }>`
+      with changed as (
+        update tenants set credit_balance = credit_balance + ${entry.delta}, updated_at = ${now}
+        where id = ${entry.tenantId} ${covers}
+        returning credit_balance
+      ), entry as (
+        insert into credit_ledger (id, tenant_id, delta, reason, reference, created_at)
+        select ${ledger.id}, ${ledger.tenant_id}, ${ledger.delta}::integer, ${ledger.reason},
+          ${ledger.reference}, ${ledger.created_at} from changed
+      )
+      select credit_balance from changed`.execute(db);
+    return rows[0]?.credit_balance ?? null;
+  }
   let query = db
     .updateTable('tenants')
     .set({ credit_balance: sql`credit_balance + ${entry.delta}`, updated_at: now })
@@ -141,16 +166,6 @@ export async function changeCredits(
   if (entry.delta < 0) query = query.where('credit_balance', '>=', -entry.delta);
   const row = await query.returning('credit_balance').executeTakeFirst();
   if (!row) return null;
-  await db
-    .insertInto('credit_ledger')
-    .values({
-      id: newId(),
-      tenant_id: entry.tenantId,
-      delta: entry.delta,
-      reason: entry.reason,
-      reference: entry.reference ?? null,
-      created_at: now,
-    })
-    .execute();
+  await db.insertInto('credit_ledger').values(ledger).execute();
   return row.credit_balance;
 }
