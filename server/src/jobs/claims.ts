@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { withUnflushedCommits } from '../db/database.js';
 import type { Db } from '../db/handle.js';
 import { preparedQuery } from '../db/prepared.js';
@@ -69,6 +69,53 @@ export function createClaims(db: Db, leaseMs: number) {
       .where('kind', '=', p.kind),
   );
 
+  // On PostgreSQL each of these reads is a round trip, and a busy runner passes many times a
+  // second over every kind: there, every kind's head comes in one statement, a UNION ALL of the
+  // same per-kind reads (each still walks its kind's index and stops at its limit).
+  const union = <R>(
+    kinds: string[],
+    branch: (kind: string, i: number) => SelectQueryBuilder<Database, never, R>,
+  ) =>
+    kinds.slice(1).reduce((all, kind, i) => all.unionAll(branch(kind, i + 1)), branch(kinds[0], 0));
+  const dueHeads = preparedQuery((q, p: { kinds: string[]; now: string }) =>
+    union(p.kinds, (kind, i) =>
+      q
+        .selectFrom(due(q, { kind, now: p.now }).select(['kind', 'run_at']).limit(1).as(`h${i}`))
+        .select(['kind', 'run_at']),
+    ),
+  );
+  const expiredHeads = preparedQuery((q, p: { kinds: string[]; now: string }) =>
+    union(p.kinds, (kind, i) =>
+      q
+        .selectFrom(expired(q, { kind, now: p.now }).select(['kind', 'id']).limit(1).as(`h${i}`))
+        .select(['kind', 'id']),
+    ),
+  );
+  const soonestHeads = preparedQuery((q, p: { kinds: string[] }) =>
+    union(p.kinds, (kind, i) =>
+      q
+        .selectFrom(
+          q
+            .selectFrom('jobs')
+            .select('run_at as at')
+            .where('status', '=', 'pending')
+            .where('kind', '=', kind)
+            .orderBy('run_at')
+            .limit(1)
+            .as(`h${i}`),
+        )
+        .select('at')
+        .$castTo<{ at: string | null }>()
+        .unionAll(
+          q
+            .selectFrom('jobs')
+            .select((eb) => eb.fn.min('lease_until').as('at'))
+            .where('status', '=', 'running')
+            .where('kind', '=', kind),
+        ),
+    ),
+  );
+
   // Leases last 30 s, so looking for expired ones once a second per kind is plenty; a busy
   // runner makes many passes a second and would otherwise pay for the read on each.
   const lastLeaseCheck = new Map<string, number>();
@@ -88,12 +135,29 @@ export function createClaims(db: Db, leaseMs: number) {
   async function claim(kinds: string[], limit: number): Promise<JobsTable[]> {
     const now = nowIso();
     const heads: Array<{ kind: string; expired: boolean; due: string }> = [];
-    for (const kind of kinds) {
-      const lease = leaseCheckDue(kind)
-        ? (await expiredHead(db.kysely, { kind, now }))[0]
-        : undefined;
-      const head = (await dueHead(db.kysely, { kind, now }))[0];
-      if (lease || head) heads.push({ kind, expired: !!lease, due: head?.run_at ?? '' });
+    if (db.engine === 'postgres') {
+      const leased = kinds.filter(leaseCheckDue);
+      const lapsed = new Set(
+        leased.length > 0
+          ? (await expiredHeads(db.kysely, { kinds: leased, now })).map((r) => r.kind)
+          : [],
+      );
+      const due = new Map(
+        (await dueHeads(db.kysely, { kinds, now })).map((r) => [r.kind, r.run_at]),
+      );
+      for (const kind of kinds) {
+        if (lapsed.has(kind) || due.has(kind)) {
+          heads.push({ kind, expired: lapsed.has(kind), due: due.get(kind) ?? '' });
+        }
+      }
+    } else {
+      for (const kind of kinds) {
+        const lease = leaseCheckDue(kind)
+          ? (await expiredHead(db.kysely, { kind, now }))[0]
+          : undefined;
+        const head = (await dueHead(db.kysely, { kind, now }))[0];
+        if (lease || head) heads.push({ kind, expired: !!lease, due: head?.run_at ?? '' });
+      }
     }
     heads.sort((a, b) => Number(b.expired) - Number(a.expired) || a.due.localeCompare(b.due));
     if (heads.length === 0) return [];
@@ -119,14 +183,19 @@ export function createClaims(db: Db, leaseMs: number) {
 
   /** When the soonest pending job or running lease of these kinds comes due (ms), or null. */
   async function nextDueAt(kinds: string[]): Promise<number | null> {
+    const times: Array<string | null | undefined> = [];
+    if (db.engine === 'postgres') {
+      times.push(...(await soonestHeads(db.kysely, { kinds })).map((r) => r.at));
+    } else {
+      for (const kind of kinds) {
+        times.push((await pendingHead(db.kysely, { kind }))[0]?.run_at);
+        times.push((await leaseHead(db.kysely, { kind }))[0]?.lease);
+      }
+    }
     let soonest: number | null = null;
-    for (const kind of kinds) {
-      const [head] = await pendingHead(db.kysely, { kind });
-      const [lease] = await leaseHead(db.kysely, { kind });
-      for (const t of [head?.run_at, lease?.lease]) {
-        if (typeof t === 'string' && (soonest === null || Date.parse(t) < soonest)) {
-          soonest = Date.parse(t);
-        }
+    for (const t of times) {
+      if (typeof t === 'string' && (soonest === null || Date.parse(t) < soonest)) {
+        soonest = Date.parse(t);
       }
     }
     return soonest;
