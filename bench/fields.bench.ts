@@ -26,6 +26,7 @@ import {
   isMain,
   median,
   minMax,
+  profileArgs,
   startService,
   withCpuPerRequest,
 } from './support/processes.js';
@@ -100,9 +101,7 @@ async function quickCreateWithFields(settings: {
     await settleAfterDeletion(settings.log);
     const service = await startService(children, {
       dataDir,
-      nodeArgs: settings.profileDir
-        ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(settings.profileDir)}`]
-        : [],
+      nodeArgs: profileArgs(settings.profileDir),
     });
     const { apiKey, tenantId } = await createKeyAndTenant(service.base);
     const pdf = makePdf({ pages: 2, padBytes: PDF_BYTES - makePdf({ pages: 2 }).length - 40 });

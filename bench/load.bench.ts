@@ -1,5 +1,5 @@
 // Mixed load with webhooks attached: `npx tsx bench/load.bench.ts [--clients 50] [--duration 60]
-// [--engine sqlite|postgres] [--settle 120]`. Goal (issue 7): 50 concurrent API clients for
+// [--engine sqlite|postgres] [--settle 120] [--profile DIR]`. Goal (issue 7): 50 concurrent API clients for
 // 60 s mixing quick-create, get, list and send-for-signing give zero 5xx, lose no document
 // (every created one is readable) and no event (every status change in /api/events is
 // delivered to each active webhook, or recorded as failed after three attempts); p50 and p99
@@ -26,6 +26,8 @@ export type LoadBenchOptions = {
   engine?: 'sqlite' | 'postgres';
   /** The longest the settle phase may wait for every delivery to finish. */
   settleSeconds?: number;
+  /** Write a V8 CPU profile of the service process into this directory. */
+  profileDir?: string | null;
   log?: (line: string) => void;
 };
 
@@ -42,7 +44,7 @@ export type EndpointFigures = {
 /** What the benchmark measured. */
 export type LoadBenchResult = {
   name: 'load';
-  settings: Required<Omit<LoadBenchOptions, 'log'>> & { retryScheduleMs: string };
+  settings: Required<Omit<LoadBenchOptions, 'log' | 'profileDir'>> & { retryScheduleMs: string };
   endpoints: EndpointFigures[];
   requestsPerSecond: number;
   serverErrors: number;
@@ -102,6 +104,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
     const { base } = await proc.startService(children, {
       dataDir,
       databaseUrl: postgres?.url,
+      nodeArgs: proc.profileArgs(options.profileDir),
       env: {
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE,
@@ -348,6 +351,7 @@ if (proc.isMain(import.meta.url)) {
       duration: { type: 'string', default: '60' },
       engine: { type: 'string', default: 'sqlite' },
       settle: { type: 'string', default: '120' },
+      profile: { type: 'string' },
     },
   });
   process.once('SIGINT', () => process.exit(130));
@@ -358,6 +362,7 @@ if (proc.isMain(import.meta.url)) {
       durationSeconds: Number(values.duration),
       engine: values.engine === 'postgres' ? 'postgres' : 'sqlite',
       settleSeconds: Number(values.settle),
+      profileDir: values.profile ?? null,
       log: (line) => console.log(line),
     });
     console.log(formatLoadBench(result));

@@ -122,6 +122,11 @@ export async function waitForOk(url: string, child: ChildProcess, timeoutMs = 60
 }
 
 /** A running `signet serve` child. */
+/** Node flags that write a V8 CPU profile of the service into `dir` (none without one). */
+export function profileArgs(dir: string | null | undefined): string[] {
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`] : [];
+}
+
 export type Service = { base: string; child: ChildProcess; pid: number };
 
 /** Starts the real service on a free port with LOG_LEVEL=warn and a limiter that never refuses. */
