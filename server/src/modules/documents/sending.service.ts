@@ -23,6 +23,7 @@ import * as repo from './documents.repo.js';
 import { getDocument, type DocumentDeps } from './documents.service.js';
 import { isOpenForSigning, moveDocument } from './lifecycle.js';
 import { requireSendableFields } from '../fields/fields.service.js';
+import { decodeFields, type FieldRow } from '../fields/fields.repo.js';
 import { currentWave } from './signing-turns.js';
 import { creditsFor, requireSomeoneActs, takesTurn } from './signee-roles.js';
 import {
@@ -212,6 +213,7 @@ export async function sendForSigning(
     const current = found!.document;
     return sendDraft(trx, deps, {
       document: current,
+      fields: decodeFields(found!.fields),
       signees: await repo.listSignees(trx, current.id),
       senderName: input.senderName,
       actor: `user:${input.userId}`,
@@ -249,6 +251,8 @@ export async function sendDraft(
   input: {
     document: repo.DocumentRow;
     signees: repo.SigneeRow[];
+    /** Its fields, when the caller has read them with the document (else read here). */
+    fields?: FieldRow[];
     senderName: string;
     actor: string;
     origin?: RequestOrigin;
@@ -264,7 +268,7 @@ export async function sendDraft(
   const credits = creditsFor(signees);
   if (current.status === 'draft') {
     requireSomeoneActs(signees);
-    await requireSendableFields(trx, current.id, signees);
+    await requireSendableFields(trx, current.id, signees, input.fields);
   }
   const now = nowIso();
   const tenant = await findTenant(trx, current.tenant_id);

@@ -290,8 +290,10 @@ export async function requireSendableFields(
   db: DbOrTrx,
   documentId: string,
   signees: Array<{ id: string; name: string; email: string; role: SigneeRole }>,
+  /** The document's fields, when the caller has read them with it (in its transaction). */
+  read?: repo.FieldRow[],
 ) {
-  const fields = await repo.listFields(db, documentId);
+  const fields = read ?? (await repo.listFields(db, documentId));
   if (fields.length === 0) return;
   requireSignatureFields(fields, signees);
   const empty: FieldError[] = fields.flatMap((f, i) =>
