@@ -52,22 +52,23 @@ export function createClaims(db: Db, leaseMs: number) {
     });
   const takeDue = take(due);
   const takeExpired = take(expired);
-  const pendingHead = preparedQuery((q, p: { kind: string }) =>
+  // A kind's soonest pending job, and its soonest lease to run out.
+  const pending = (q: Kysely<Database>, kind: string) =>
     q
       .selectFrom('jobs')
-      .select('run_at')
+      .select('run_at as at')
       .where('status', '=', 'pending')
-      .where('kind', '=', p.kind)
+      .where('kind', '=', kind)
       .orderBy('run_at')
-      .limit(1),
-  );
-  const leaseHead = preparedQuery((q, p: { kind: string }) =>
+      .limit(1);
+  const leased = (q: Kysely<Database>, kind: string) =>
     q
       .selectFrom('jobs')
-      .select((eb) => eb.fn.min('lease_until').as('lease'))
+      .select((eb) => eb.fn.min('lease_until').as('at'))
       .where('status', '=', 'running')
-      .where('kind', '=', p.kind),
-  );
+      .where('kind', '=', kind);
+  const pendingHead = preparedQuery((q, p: { kind: string }) => pending(q, p.kind));
+  const leaseHead = preparedQuery((q, p: { kind: string }) => leased(q, p.kind));
 
   // On PostgreSQL each of these reads is a round trip, and a busy runner passes many times a
   // second over every kind: there, every kind's head comes in one statement, a UNION ALL of the
@@ -94,25 +95,10 @@ export function createClaims(db: Db, leaseMs: number) {
   const soonestHeads = preparedQuery((q, p: { kinds: string[] }) =>
     union(p.kinds, (kind, i) =>
       q
-        .selectFrom(
-          q
-            .selectFrom('jobs')
-            .select('run_at as at')
-            .where('status', '=', 'pending')
-            .where('kind', '=', kind)
-            .orderBy('run_at')
-            .limit(1)
-            .as(`h${i}`),
-        )
+        .selectFrom(pending(q, kind).as(`h${i}`))
         .select('at')
         .$castTo<{ at: string | null }>()
-        .unionAll(
-          q
-            .selectFrom('jobs')
-            .select((eb) => eb.fn.min('lease_until').as('at'))
-            .where('status', '=', 'running')
-            .where('kind', '=', kind),
-        ),
+        .unionAll(leased(q, kind)),
     ),
   );
 
@@ -188,8 +174,8 @@ export function createClaims(db: Db, leaseMs: number) {
       times.push(...(await soonestHeads(db.kysely, { kinds })).map((r) => r.at));
     } else {
       for (const kind of kinds) {
-        times.push((await pendingHead(db.kysely, { kind }))[0]?.run_at);
-        times.push((await leaseHead(db.kysely, { kind }))[0]?.lease);
+        times.push((await pendingHead(db.kysely, { kind }))[0]?.at);
+        times.push((await leaseHead(db.kysely, { kind }))[0]?.at);
       }
     }
     let soonest: number | null = null;

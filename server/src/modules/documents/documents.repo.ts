@@ -167,7 +167,7 @@ export async function findDocumentForMember(
   input: { documentId: string; userId: string; lock?: boolean },
 ) {
   const read = input.lock ? documentForWriter : documentForReader;
-  const [found] = await read(db, input);
+  const [found] = await read(db, { documentId: input.documentId, userId: input.userId });
   if (!found) return undefined;
   const { fields, member_role, ...document } = found;
   return { document: document as DocumentRow, fields, role: member_role };
@@ -285,11 +285,6 @@ export type SigningLink = { id: string; token_hash: string; invited_at: string }
 export async function setSigningLinks(db: DbOrTrx, links: SigningLink[], now: string) {
   if (links.length === 0) return;
   const [first] = links;
-  if (links.length === 1) {
-    const { token_hash, invited_at } = first;
-    await updateSignee(db, first.id, { token_hash, invited_at, updated_at: now });
-    return;
-  }
   await db
     .updateTable('signees')
     .set((eb) => {

@@ -17,7 +17,8 @@ import { listFields } from '../fields/fields.repo.js';
 import { documentFileKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import { assertTurn, resolveLink } from './signing-steps.js';
-import { reencodeImage, sniffType } from './uploaded-image.js';
+import { sniffType } from '../../lib/sniff-type.js';
+import { reencodeImage } from './uploaded-image.js';
 
 /** The largest file a signee may attach (decisions §15). */
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;

@@ -2,8 +2,6 @@ import sharp from 'sharp';
 import { AppError } from '../../lib/errors.js';
 import { createGate } from '../tenants/logo-image.js';
 
-export { sniffType, type SniffedType } from '../../lib/sniff-type.js';
-
 // Images decoded at once in this process for signees' uploads, and how many may wait: as for
 // logos, a flood of hostile images holds two of libuv's threads, never the whole pool.
 const withDecoder = createGate(2, 8);

@@ -5,7 +5,8 @@ import {
   MAX_SIGNATURE_PIXELS,
   MAX_SIGNATURE_WIDTH,
 } from './signature-image.js';
-import { reencodeImage, sniffType } from './uploaded-image.js';
+import { sniffType } from '../../lib/sniff-type.js';
+import { reencodeImage } from './uploaded-image.js';
 
 /** The largest uploaded signature image, decoded (decisions §15). */
 export const MAX_UPLOADED_SIGNATURE_BYTES = 1024 * 1024;
