@@ -52,11 +52,12 @@ export async function rescheduleJob(db: DbOrTrx, jobId: string, runAt: string) {
 }
 
 /**
- * Deletes a job that is still waiting for its turn, once its work was done elsewhere (an e-mail
- * the request delivered itself); a running job is its runner's to finish.
+ * Deletes jobs that are still waiting for their turn, once their work was done elsewhere (the
+ * e-mails a request delivered itself); a running job is its runner's to finish.
  */
-export async function deletePendingJob(db: DbOrTrx, jobId: string) {
-  await db.deleteFrom('jobs').where('id', '=', jobId).where('status', '=', 'pending').execute();
+export async function deletePendingJobs(db: DbOrTrx, jobIds: string[]) {
+  if (jobIds.length === 0) return;
+  await db.deleteFrom('jobs').where('id', 'in', jobIds).where('status', '=', 'pending').execute();
 }
 
 /**

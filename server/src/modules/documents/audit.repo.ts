@@ -53,6 +53,13 @@ export async function recordAudit(trx: DbOrTrx, entry: AuditEntry) {
   await insertAuditEntry(trx, { entry: auditRow(entry) });
 }
 
+/** recordAudit for several entries, in one statement. */
+export async function recordAudits(trx: DbOrTrx, entries: AuditEntry[]) {
+  if (entries.length === 1) return recordAudit(trx, entries[0]);
+  if (entries.length > 1)
+    await trx.insertInto('audit_entries').values(entries.map(auditRow)).execute();
+}
+
 /** An audit entry's row, ready to insert. */
 export type AuditRow = Insertable<AuditEntriesTable>;
 

@@ -5,7 +5,7 @@ import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
 import {
   countTenantEmails,
-  deliverEmail,
+  deliverEmails,
   queueEmails,
   type MailTransport,
   type QueuedEmail,
@@ -173,29 +173,34 @@ export async function deliverInvitations(
   document: repo.DocumentRow,
   invites: Invite[],
 ): Promise<InvitationDelivery[]> {
-  return Promise.all(
-    invites.map(async ({ signee, emailId, signingUrl }): Promise<InvitationDelivery> => {
-      const base = { signeeId: signee.id, email: signee.email };
-      if (!emailId) return { ...base, status: 'link', error: null, signingUrl };
-      let error: string | null = null;
-      try {
-        const row = await deliverEmail(
-          {
-            db: deps.db,
-            transport: deps.transport,
-            mailFrom: deps.mailFrom,
-            retryBaseMs: deps.config.mailRetryBaseMs,
-          },
-          emailId,
-        );
-        // Refused for good by a delivery that settled it first.
-        if (row.status === 'refused') error = row.error ?? 'refused';
-      } catch (err) {
-        error = err instanceof Error ? err.message : String(err);
-      }
-      return { ...base, status: error ? 'failed' : 'sent', error };
-    }),
-  );
+  const emailIds = invites.flatMap(({ emailId }) => (emailId ? [emailId] : []));
+  const results = emailIds.length
+    ? await deliverEmails(
+        {
+          db: deps.db,
+          transport: deps.transport,
+          mailFrom: deps.mailFrom,
+          retryBaseMs: deps.config.mailRetryBaseMs,
+        },
+        emailIds,
+      )
+    : [];
+  const byEmail = new Map(emailIds.map((id, i) => [id, results[i]]));
+  return invites.map(({ signee, emailId, signingUrl }): InvitationDelivery => {
+    const base = { signeeId: signee.id, email: signee.email };
+    if (!emailId) return { ...base, status: 'link', error: null, signingUrl };
+    const result = byEmail.get(emailId)!;
+    const error =
+      'error' in result
+        ? result.error instanceof Error
+          ? result.error.message
+          : String(result.error)
+        : // Refused for good by a delivery that settled it first.
+          result.row.status === 'refused'
+          ? (result.row.error ?? 'refused')
+          : null;
+    return { ...base, status: error ? 'failed' : 'sent', error };
+  });
 }
 
 /** draft → in_process: consumes one credit per signee and invites the first wave, atomically. */

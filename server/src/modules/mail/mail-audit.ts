@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../../db/handle.js';
-import { recordAudit } from '../documents/audit.repo.js';
+import { recordAudits } from '../documents/audit.repo.js';
 import type { EmailRow } from './mail.repo.js';
 
 /**
@@ -24,28 +24,39 @@ export type SigneeEmailKind = (typeof SIGNEE_EMAIL_KINDS)[number];
 export type EmailAudit = { documentId: string; signeeId: string; kind: SigneeEmailKind };
 
 /**
- * Records an outbox row's final outcome in its document's trail, inside the transaction that
- * stores that outcome: `e-mailed` once the transport accepted it, `e-mail failed` once it was
+ * Records outbox rows' final outcome in their documents' trails, inside the transaction that
+ * stores that outcome: `e-mailed` once the transport accepted them, `e-mail failed` once
  * refused for good. A row that is not to a signee (account e-mails, the sender's notices)
  * records nothing.
  */
-export async function auditEmailOutcome(
+export async function auditEmailOutcomes(
   trx: DbOrTrx,
-  email: Pick<EmailRow, 'tenant_id' | 'document_id' | 'signee_id' | 'kind' | 'to_address'>,
-  outcome: { error: string | null; at: string },
+  emails: Array<
+    Pick<EmailRow, 'tenant_id' | 'document_id' | 'signee_id' | 'kind' | 'to_address' | 'sent_at'>
+  >,
+  /** `at` defaults to each row's `sent_at`. */
+  outcome: { error: string | null; at?: string },
 ) {
-  if (!email.document_id || !email.tenant_id) return;
-  await recordAudit(trx, {
-    documentId: email.document_id,
-    tenantId: email.tenant_id,
-    action: outcome.error === null ? 'e-mailed' : 'e-mail failed',
-    actor: 'system',
-    signeeId: email.signee_id,
-    details: {
-      to: email.to_address,
-      kind: email.kind,
-      ...(outcome.error === null ? {} : { error: outcome.error }),
-    },
-    at: outcome.at,
-  });
+  await recordAudits(
+    trx,
+    emails.flatMap((email) =>
+      email.document_id && email.tenant_id
+        ? [
+            {
+              documentId: email.document_id,
+              tenantId: email.tenant_id,
+              action: outcome.error === null ? ('e-mailed' as const) : ('e-mail failed' as const),
+              actor: 'system',
+              signeeId: email.signee_id,
+              details: {
+                to: email.to_address,
+                kind: email.kind,
+                ...(outcome.error === null ? {} : { error: outcome.error }),
+              },
+              at: outcome.at ?? email.sent_at ?? undefined,
+            },
+          ]
+        : [],
+    ),
+  );
 }

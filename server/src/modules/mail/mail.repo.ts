@@ -15,6 +15,11 @@ export function findEmail(db: DbOrTrx, emailId: string) {
   return db.selectFrom('emails').selectAll().where('id', '=', emailId).executeTakeFirst();
 }
 
+/** Outbox rows by id, in one statement (in no particular order; a missing id is left out). */
+export function findEmails(db: DbOrTrx, emailIds: string[]) {
+  return db.selectFrom('emails').selectAll().where('id', 'in', emailIds).execute();
+}
+
 /** Updates an outbox row and returns it. */
 export function updateEmail(db: DbOrTrx, emailId: string, set: Partial<EmailRow>) {
   return db
@@ -29,18 +34,30 @@ export function updateEmail(db: DbOrTrx, emailId: string, set: Partial<EmailRow>
 export const SETTLED = ['sent', 'stored', 'refused'] as const;
 
 /**
- * Stores an outbox row's final outcome unless it has one already (sent, stored or refused) and
- * returns the row, or undefined when another delivery settled it first. On PostgreSQL a
- * concurrent settle waits for the row lock and then finds it settled.
+ * Stores outbox rows' final outcomes, unless one has its own already (sent, stored or refused),
+ * and returns the rows it settled; a row another delivery settled first is left out. Rows that
+ * share one `set` object are settled in one statement (the dev mailbox's deliveries). On
+ * PostgreSQL a concurrent settle waits for the row lock and then finds the row settled.
  */
-export function settleEmail(db: DbOrTrx, emailId: string, set: Partial<EmailRow>) {
-  return db
-    .updateTable('emails')
-    .set(set)
-    .where('id', '=', emailId)
-    .where('status', 'not in', SETTLED)
-    .returningAll()
-    .executeTakeFirst();
+export async function settleEmails(
+  db: DbOrTrx,
+  outcomes: Array<{ id: string; set: Partial<EmailRow> }>,
+): Promise<EmailRow[]> {
+  const bySet = new Map<Partial<EmailRow>, string[]>();
+  for (const { id, set } of outcomes) bySet.set(set, [...(bySet.get(set) ?? []), id]);
+  const settled: EmailRow[] = [];
+  for (const [set, ids] of bySet) {
+    settled.push(
+      ...(await db
+        .updateTable('emails')
+        .set(set)
+        .where('id', 'in', ids)
+        .where('status', 'not in', SETTLED)
+        .returningAll()
+        .execute()),
+    );
+  }
+  return settled;
 }
 
 /** The newest outbox rows (at most `limit`), optionally to one address only. */

@@ -3,13 +3,13 @@ import type { Readable } from 'node:stream';
 import type { Storage } from '../storage/storage.js';
 import { z } from 'zod';
 import type { Db } from '../../db/handle.js';
-import { deletePendingJob, enqueueJobs, rescheduleJob } from '../../jobs/queue.js';
+import { deletePendingJobs, enqueueJobs, rescheduleJob } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { isoIn, newId, nowIso } from '../../lib/ids.js';
 import { AppError } from '../../lib/errors.js';
 import * as repo from './mail.repo.js';
-import { auditEmailOutcome, type EmailAudit } from './mail-audit.js';
+import { auditEmailOutcomes, type EmailAudit } from './mail-audit.js';
 import { sweepRecipientLimits } from './recipient-limits.js';
 import { recordEmailFailed } from '../events/opt-in-events.js';
 
@@ -160,6 +160,16 @@ export function isPermanentRefusal(err: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
+/** What deliverEmail and deliverEmails need. */
+export type DeliveryDeps = {
+  db: Db;
+  transport: MailTransport;
+  mailFrom: string;
+  retryBaseMs?: number;
+  /** Where attachments are read from (e-mails with one need it). */
+  storage?: Storage;
+};
+
 /**
  * Delivers one outbox row once; a row already sent, stored or refused is left alone. A failure
  * made outside the job (a request delivering in person) brings the job forward from its
@@ -168,24 +178,55 @@ export function isPermanentRefusal(err: unknown): boolean {
  * MailRefusedError.
  */
 export async function deliverEmail(
-  deps: {
-    db: Db;
-    transport: MailTransport;
-    mailFrom: string;
-    retryBaseMs?: number;
-    /** Where attachments are read from (e-mails with one need it). */
-    storage?: Storage;
-  },
+  deps: DeliveryDeps,
   emailId: string,
   options: { final?: boolean } = {},
 ): Promise<repo.EmailRow> {
-  const { db, transport } = deps;
-  const email = await repo.findEmail(db.kysely, emailId);
-  if (!email) throw new Error(`No outbox row ${emailId}.`);
-  if ((repo.SETTLED as readonly string[]).includes(email.status)) return email;
-  if (!transport) {
-    return delivered(db, email, { status: 'stored', sent_at: nowIso(), error: null });
-  }
+  const [result] = await deliverEmails(deps, [emailId], options);
+  if ('error' in result) throw result.error;
+  return result.row;
+}
+
+/** One outbox row's delivery: the row as it settled, or why it was not delivered. */
+export type DeliveryResult = { row: repo.EmailRow } | { error: unknown };
+
+/**
+ * deliverEmail for several outbox rows (a send's invitations), each result in the order of
+ * `emailIds`. The rows are read in one statement, handed to the transport side by side, and
+ * those it accepted are settled in one transaction: a send's invitations cost the same few
+ * round trips to PostgreSQL however many signees it has.
+ */
+export async function deliverEmails(
+  deps: DeliveryDeps,
+  emailIds: string[],
+  options: { final?: boolean } = {},
+): Promise<DeliveryResult[]> {
+  const found = new Map((await repo.findEmails(deps.db.kysely, emailIds)).map((e) => [e.id, e]));
+  const results = new Map<string, DeliveryResult>();
+  const accepted: Array<{ email: repo.EmailRow; set: Partial<repo.EmailRow> }> = [];
+  // The dev mailbox stores every row alike: one `set`, so one statement settles them all.
+  const stored = { status: 'stored' as const, sent_at: nowIso(), error: null };
+  await Promise.all(
+    emailIds.map(async (id) => {
+      const email = found.get(id);
+      if (!email) return results.set(id, { error: new Error(`No outbox row ${id}.`) });
+      if ((repo.SETTLED as readonly string[]).includes(email.status)) {
+        return results.set(id, { row: email });
+      }
+      if (!deps.transport) return accepted.push({ email, set: stored });
+      try {
+        accepted.push({ email, set: await transmit(deps, email) });
+      } catch (err) {
+        results.set(id, { error: await recordFailure(deps, email, err, options) });
+      }
+    }),
+  );
+  for (const row of await delivered(deps.db, accepted)) results.set(row.id, { row });
+  return emailIds.map((id) => results.get(id)!);
+}
+
+/** Hands one outbox row to the transport; what its row keeps once it is accepted. */
+async function transmit(deps: DeliveryDeps, email: repo.EmailRow): Promise<Partial<repo.EmailRow>> {
   let content: Readable | null = null;
   try {
     const attachment = email.attachment ? (JSON.parse(email.attachment) as StoredAttachment) : null;
@@ -194,7 +235,7 @@ export async function deliverEmail(
       // Streamed into the message as it is written: a large PDF is never held whole in memory.
       content = await deps.storage.get(attachment.key);
     }
-    const { messageId } = await transport.send({
+    const { messageId } = await deps.transport!.send({
       from: deps.mailFrom,
       to: email.to_address,
       subject: email.subject,
@@ -210,41 +251,73 @@ export async function deliverEmail(
     });
     // Delivered: the links in it (signing links, verification tokens) are the recipient's
     // alone now, so the copy at rest keeps no usable secret.
-    return await delivered(db, email, {
+    return {
       status: 'sent',
       sent_at: nowIso(),
       message_id: messageId,
       error: null,
       html: redactLinks(redactCode(email)(email.html)),
       text: redactLinks(redactCode(email)(email.text)),
-    });
+    };
   } catch (err) {
     content?.destroy();
-    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-    if (options.final || isPermanentRefusal(err)) {
-      await refused(db, email, message);
-      throw new MailRefusedError(message, { cause: err });
-    }
-    await repo.updateEmail(db.kysely, emailId, { status: 'failed', error: message });
-    // Only a pending job moves: when the job itself is running, the runner reschedules it.
-    await rescheduleJob(db.kysely, emailId, isoIn(deps.retryBaseMs ?? 30_000));
     throw err;
   }
 }
 
 /**
- * Records an e-mail as delivered, with its `e-mailed` audit entry in the same commit. Its job
- * shares its id: when the request delivered it, the job has nothing left to do and goes in the
- * same commit too. A row another delivery settled first is returned as that one left it, and
- * audited by that one only.
+ * Records a failed delivery and returns the error to report: a permanent refusal, or the
+ * `final` attempt's failure, settles the row as refused (MailRefusedError); any other failure
+ * marks it failed and brings its pending job forward to the retry schedule.
  */
-function delivered(db: Db, email: repo.EmailRow, set: Partial<repo.EmailRow>) {
+async function recordFailure(
+  deps: DeliveryDeps,
+  email: repo.EmailRow,
+  err: unknown,
+  options: { final?: boolean },
+): Promise<unknown> {
+  const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+  if (options.final || isPermanentRefusal(err)) {
+    await refused(deps.db, email, message);
+    return new MailRefusedError(message, { cause: err });
+  }
+  await repo.updateEmail(deps.db.kysely, email.id, { status: 'failed', error: message });
+  // Only a pending job moves: when the job itself is running, the runner reschedules it.
+  await rescheduleJob(deps.db.kysely, email.id, isoIn(deps.retryBaseMs ?? 30_000));
+  return err;
+}
+
+/**
+ * Records e-mails as delivered, each with its `e-mailed` audit entry, in one commit. Each one's
+ * job shares its id: when the request delivered it, the job has nothing left to do and goes in
+ * the same commit too. A row another delivery settled first is returned as that one left it,
+ * and audited by that one only.
+ */
+async function delivered(
+  db: Db,
+  accepted: Array<{ email: repo.EmailRow; set: Partial<repo.EmailRow> }>,
+): Promise<repo.EmailRow[]> {
+  if (accepted.length === 0) return [];
   return db.kysely.transaction().execute(async (trx) => {
-    const row = await repo.settleEmail(trx, email.id, set);
-    if (!row) return (await repo.findEmail(trx, email.id))!;
-    await auditEmailOutcome(trx, row, { error: null, at: row.sent_at ?? nowIso() });
-    await deletePendingJob(trx, email.id);
-    return row;
+    const settled = await repo.settleEmails(
+      trx,
+      accepted.map(({ email, set }) => ({ id: email.id, set })),
+    );
+    await auditEmailOutcomes(trx, settled, { error: null });
+    await deletePendingJobs(
+      trx,
+      settled.map((row) => row.id),
+    );
+    const others = accepted.filter(({ email }) => !settled.some((row) => row.id === email.id));
+    return others.length
+      ? [
+          ...settled,
+          ...(await repo.findEmails(
+            trx,
+            others.map(({ email }) => email.id),
+          )),
+        ]
+      : settled;
   });
 }
 
@@ -256,10 +329,12 @@ function delivered(db: Db, email: repo.EmailRow, set: Partial<repo.EmailRow>) {
 function refused(db: Db, email: repo.EmailRow, error: string) {
   return db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('jobs').where('id', '=', email.id).execute();
-    const row = await repo.settleEmail(trx, email.id, { status: 'refused', error });
+    const [row] = await repo.settleEmails(trx, [
+      { id: email.id, set: { status: 'refused', error } },
+    ]);
     if (!row) return;
     const at = nowIso();
-    await auditEmailOutcome(trx, row, { error, at });
+    await auditEmailOutcomes(trx, [row], { error, at });
     await recordEmailFailed(trx, row, { error, at });
   });
 }
