@@ -112,9 +112,13 @@ export async function insertDocument(
     await insertAllRows(db, { document, signees, audit });
     return;
   }
-  await insertDocumentRow(db, { document });
-  await insertSignees(db, signees);
-  await insertAuditRow(db, { audit });
+  // Several statements: in the caller's transaction, or in one of their own.
+  const insert = async (trx: DbOrTrx) => {
+    await insertDocumentRow(trx, { document });
+    await insertSignees(trx, signees);
+    await insertAuditRow(trx, { audit });
+  };
+  await (db.isTransaction ? insert(db) : db.transaction().execute(insert));
 }
 
 /** Inserts signees of an existing document. */

@@ -9,7 +9,7 @@ import { newId, nowIso } from '../../lib/ids.js';
 import { documentIdOfKey } from '../storage/keys.js';
 import type { Storage } from '../storage/storage.js';
 import { releaseTemplateFile } from '../templates/template-files.js';
-import { findTenant } from '../tenants/tenants.repo.js';
+import { findTenantForMember } from '../tenants/tenants.repo.js';
 import { assertMemberCan, requireMembership } from '../tenants/tenants.service.js';
 import { auditRow, listAudit, type RequestOrigin } from './audit.repo.js';
 import { isDeletable, moveDocument, type ChangeBy, type EventDocument } from './lifecycle.js';
@@ -185,41 +185,42 @@ export async function createDocument(
 ) {
   // Access codes are hashed before the transaction: a hash takes a thread for about 10 ms.
   const signees = await withSigneeAuth(input.signees);
-  return deps.db.kysely.transaction().execute(async (trx) => {
-    await requireMembership(trx, { ...input, action: 'document.create' });
-    const tenant = await findTenant(trx, input.tenantId);
-    if (!tenant) throw new AppError('not_found', 'No such tenant.');
-    const document = newDocumentRow({
-      id: input.upload.documentId,
-      tenantId: input.tenantId,
-      userId: input.userId,
-      name: input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document'),
-      source: 'uploaded',
-      file: {
-        key: input.upload.key,
-        originalFile: input.upload.filename,
-        sizeBytes: input.upload.size,
-        sha256: input.upload.sha256,
-        pageSizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
-      },
-      signingMessage: input.signingMessage ?? null,
-      signingOrderEnabled: input.signingOrderEnabled ?? null,
-      signingGroupsEnabled: input.signingGroupsEnabled,
-      emailLanguage: tenant.email_language,
-      signees: input.signees,
-      expiresAt: input.expiresAt,
-      externalId: input.externalId,
-      metadata: input.metadata,
-      redirectUrl: input.redirectUrl,
-      reminders: input.reminders,
-    });
-    return insertDraft(trx, {
-      document,
-      signees,
-      fields: input.fields ?? [],
-      actor: `user:${input.userId}`,
-      origin: input.origin,
-    });
+  // The caller's role and the tenant in one read, and the draft in one statement on
+  // PostgreSQL (repo.insertDocument): a membership revoked between the two is the same race
+  // as a request that came a moment earlier.
+  const found = await findTenantForMember(deps.db.kysely, input);
+  assertMemberCan(found?.role, { action: 'document.create' });
+  const { tenant } = found!;
+  const document = newDocumentRow({
+    id: input.upload.documentId,
+    tenantId: input.tenantId,
+    userId: input.userId,
+    name: input.name ?? (input.upload.filename.replace(/\.pdf$/i, '') || 'Document'),
+    source: 'uploaded',
+    file: {
+      key: input.upload.key,
+      originalFile: input.upload.filename,
+      sizeBytes: input.upload.size,
+      sha256: input.upload.sha256,
+      pageSizes: input.pageSizes ? JSON.stringify(input.pageSizes) : null,
+    },
+    signingMessage: input.signingMessage ?? null,
+    signingOrderEnabled: input.signingOrderEnabled ?? null,
+    signingGroupsEnabled: input.signingGroupsEnabled,
+    emailLanguage: tenant.email_language,
+    signees: input.signees,
+    expiresAt: input.expiresAt,
+    externalId: input.externalId,
+    metadata: input.metadata,
+    redirectUrl: input.redirectUrl,
+    reminders: input.reminders,
+  });
+  return insertDraft(deps.db.kysely, {
+    document,
+    signees,
+    fields: input.fields ?? [],
+    actor: `user:${input.userId}`,
+    origin: input.origin,
   });
 }
 

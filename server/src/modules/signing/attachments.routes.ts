@@ -170,6 +170,19 @@ export function registerAttachmentRoutes(app: App, deps: AppDeps) {
 async function readAttachmentParts(
   request: FastifyRequest,
 ): Promise<{ upload: AttachmentUpload; fieldId?: string }> {
+  try {
+    return await readParts(request);
+  } catch (err) {
+    // The multipart reader reports the limit from toBuffer or, when the file's last bytes
+    // arrive with the end of the body, from the parts' iterator: the same 413 either way.
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw err;
+  }
+}
+
+async function readParts(
+  request: FastifyRequest,
+): Promise<{ upload: AttachmentUpload; fieldId?: string }> {
   let upload: AttachmentUpload | undefined;
   let fieldId: string | undefined;
   for await (const part of request.parts()) {
@@ -180,11 +193,7 @@ async function readAttachmentParts(
           errors: [{ path: part.fieldname, message: 'exactly one file, in the part "file"' }],
         });
       }
-      const bytes = await part.toBuffer().catch((err: unknown) => {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        throw err;
-      });
-      upload = { bytes, filename: part.filename ?? '' };
+      upload = { bytes: await part.toBuffer(), filename: part.filename ?? '' };
     } else if (part.fieldname === 'fieldId') {
       const parsed = z.uuid().safeParse(String(part.value));
       if (!parsed.success) {

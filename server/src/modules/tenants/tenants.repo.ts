@@ -112,6 +112,33 @@ export async function findTenant(db: DbOrTrx, tenantId: string) {
   return (await tenantById(db, { tenantId }))[0];
 }
 
+/**
+ * A tenant with the user's role in it (null for a non-member), in one read; undefined when
+ * there is no such tenant. Prepared.
+ */
+export async function findTenantForMember(
+  db: DbOrTrx,
+  input: { tenantId: string; userId: string },
+): Promise<{ tenant: TenantRow; role: MembershipRow['role'] | null } | undefined> {
+  const row = (await tenantForMember(db, input))[0];
+  if (!row) return undefined;
+  const { member_role: role, ...tenant } = row;
+  return { tenant, role };
+}
+
+const tenantForMember = preparedQuery((db, p: { tenantId: string; userId: string }) =>
+  db
+    .selectFrom('tenants')
+    .leftJoin('memberships', (join) =>
+      join
+        .onRef('memberships.tenant_id', '=', 'tenants.id')
+        .on('memberships.user_id', '=', p.userId),
+    )
+    .selectAll('tenants')
+    .select('memberships.role as member_role')
+    .where('tenants.id', '=', p.tenantId),
+);
+
 const tenantById = preparedQuery((db, p: { tenantId: string }) =>
   db.selectFrom('tenants').selectAll().where('id', '=', p.tenantId),
 );
