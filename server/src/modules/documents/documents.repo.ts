@@ -144,22 +144,38 @@ export function findDocument(db: DbOrTrx, documentId: string) {
 // document's row (PostgreSQL) until the transaction ends. Prepared, each form compiled once.
 function documentForMember(lock: boolean) {
   return preparedQuery((q, p: { documentId: string; userId: string }) => {
-    const query = q
-      .selectFrom('documents')
-      .leftJoin('memberships', (join) =>
-        join
-          .onRef('memberships.tenant_id', '=', 'documents.tenant_id')
-          .on('memberships.user_id', '=', p.userId),
-      )
-      .select(DOCUMENT_COLUMNS.map((column) => `documents.${column}` as const))
-      .select(['documents.fields', 'memberships.role as member_role'])
-      .where('documents.id', '=', p.documentId);
+    const query = documentAndRole(q, p);
     const postgres = q.getExecutor().adapter instanceof PostgresAdapter;
     return lock && postgres ? query.forUpdate('documents') : query;
   });
 }
 const documentForReader = documentForMember(false);
 const documentForWriter = documentForMember(true);
+
+function documentAndRole(q: DbOrTrx, p: { documentId: string; userId: string }) {
+  return q
+    .selectFrom('documents')
+    .leftJoin('memberships', (join) =>
+      join
+        .onRef('memberships.tenant_id', '=', 'documents.tenant_id')
+        .on('memberships.user_id', '=', p.userId),
+    )
+    .select(DOCUMENT_COLUMNS.map((column) => `documents.${column}` as const))
+    .select(['documents.fields', 'memberships.role as member_role'])
+    .where('documents.id', '=', p.documentId);
+}
+
+// PostgreSQL: the reader's read with the document's signees as one JSON array (every signee
+// column is text or integer, so JSON gives the values a row would).
+const documentWithSigneesForReader = preparedQuery((q, p: { documentId: string; userId: string }) =>
+  documentAndRole(q, p).select(
+    sql<
+      SigneeRow[]
+    >`(select coalesce(json_agg(s order by s.position), '[]'::json) from signees s where s.document_id = documents.id)`.as(
+      'signees',
+    ),
+  ),
+);
 
 /**
  * A document with the user's role in its tenant (`member_role`, null for a non-member) and its
@@ -175,6 +191,24 @@ export async function findDocumentForMember(
   if (!found) return undefined;
   const { fields, member_role, ...document } = found;
   return { document: document as DocumentRow, fields, role: member_role };
+}
+
+/**
+ * findDocumentForMember with the document's signees in their input order: one read on
+ * PostgreSQL, two on SQLite (where a read is no round trip).
+ */
+export async function findDocumentWithSignees(
+  db: DbOrTrx,
+  input: { documentId: string; userId: string },
+) {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
+    const found = await findDocumentForMember(db, input);
+    return found && { ...found, signees: await listSignees(db, found.document.id) };
+  }
+  const [found] = await documentWithSigneesForReader(db, input);
+  if (!found) return undefined;
+  const { fields, member_role, signees, ...document } = found;
+  return { document: document as DocumentRow, fields, role: member_role, signees };
 }
 
 /**

@@ -342,10 +342,9 @@ export async function getDocument(
   deps: DocumentDeps,
   input: { documentId: string; userId: string },
 ) {
-  const found = await repo.findDocumentForMember(deps.db.kysely, input);
+  const found = await repo.findDocumentWithSignees(deps.db.kysely, input);
   assertMemberCan(found?.role, { action: 'document.read', notFound: 'No such document.' });
-  const { document, fields } = found!;
-  const signees = await repo.listSignees(deps.db.kysely, document.id);
+  const { document, fields, signees } = found!;
   return { document, signees, fields: decodeFields(fields) };
 }
 
