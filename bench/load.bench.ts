@@ -1,11 +1,14 @@
 // Mixed load with webhooks attached: `npx tsx bench/load.bench.ts [--clients 50] [--duration 60]
-// [--engine sqlite|postgres] [--settle 120] [--profile DIR]`. Goal (issue 7): 50 concurrent API clients for
+// [--engine sqlite|postgres] [--processes 1|2] [--settle 120] [--profile DIR]`. Goal (issue 7): 50 concurrent API clients for
 // 60 s mixing quick-create, get, list and send-for-signing give zero 5xx, lose no document
 // (every created one is readable) and no event (every status change in /api/events is
 // delivered to each active webhook, or recorded as failed after three attempts); p50 and p99
 // latency per endpoint are reported.
 //
-// The service is a `signet serve` child; the clients and the webhook receiver run here. Two
+// The service is a `signet serve` child; the clients and the webhook receiver run here. With
+// `--processes 2` (PostgreSQL only) two services share the database, the files and SECRET_KEY,
+// as docs/operations.md's scale-out has it, and the clients take turns between them. The
+// report gives the CPU the services and a PostgreSQL on this machine used meanwhile. Two
 // webhooks answer 200, one answers 500 so its deliveries exhaust their three attempts on a
 // shrunk schedule (0, 500, 1500 ms) and the settle phase stays short.
 import { spawnSync } from 'node:child_process';
@@ -24,6 +27,8 @@ export type LoadBenchOptions = {
   clients?: number;
   durationSeconds?: number;
   engine?: 'sqlite' | 'postgres';
+  /** Service processes sharing the database (2: PostgreSQL only). */
+  processes?: number;
   /** The longest the settle phase may wait for every delivery to finish. */
   settleSeconds?: number;
   /** Write a V8 CPU profile of the service process into this directory. */
@@ -58,6 +63,8 @@ export type LoadBenchResult = {
   settleSeconds: number;
   passed: boolean;
   machine: { loadAverageBefore: number; loadAverageAfter: number };
+  /** Cores used during the load (Linux only). */
+  cpu: proc.CpuShares | null;
 };
 
 type Op = 'quick-create' | 'get' | 'list' | 'send-for-signing';
@@ -92,6 +99,10 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
   const clients = options.clients ?? 50;
   const durationSeconds = options.durationSeconds ?? 60;
   const engine = options.engine ?? 'sqlite';
+  const processes = options.processes ?? 1;
+  if (processes > 1 && engine !== 'postgres') {
+    throw new Error("Several service processes need PostgreSQL: a SQLite file is one process's.");
+  }
   const settleLimit = options.settleSeconds ?? 120;
   const log = options.log ?? (() => {});
   const children = proc.createChildren();
@@ -101,20 +112,26 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
   const loadAverageBefore = loadavg()[0];
   try {
     if (engine === 'postgres') postgres = await startBenchPostgres({ durable: true });
-    const { base } = await proc.startService(children, {
-      dataDir,
-      databaseUrl: postgres?.url,
-      nodeArgs: proc.profileArgs(options.profileDir),
-      env: {
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE,
-        WEBHOOK_TIMEOUT_MS: '2000',
-        // Like the rate limit (startService), the daily e-mail quota stays out of the way: the
-        // load sends about 9000 documents a minute to two signees each, and past the default
-        // 10 000 e-mails a day the sends would measure 429 answers instead of sending.
-        MAIL_DAILY_LIMIT_PER_TENANT: '1000000000',
-      },
-    });
+    const start = () =>
+      proc.startService(children, {
+        dataDir,
+        databaseUrl: postgres?.url,
+        nodeArgs: proc.profileArgs(options.profileDir),
+        env: {
+          WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+          WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE,
+          WEBHOOK_TIMEOUT_MS: '2000',
+          // Like the rate limit (startService), the daily e-mail quota stays out of the way: the
+          // load sends about 9000 documents a minute to two signees each, and past the default
+          // 10 000 e-mails a day the sends would measure 429 answers instead of sending.
+          MAIL_DAILY_LIMIT_PER_TENANT: '1000000000',
+        },
+      });
+    // The first one writes the sandbox's secret key and seal certificate into the shared
+    // DATA_DIR; the others start after it and read the same ones.
+    const services = [await start()];
+    while (services.length < processes) services.push(await start());
+    const { base } = services[0];
     const { apiKey, tenantId } = await proc.createKeyAndTenant(base);
     const grant = spawnSync(
       process.execPath,
@@ -186,9 +203,14 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
     const deadline = Date.now() + durationSeconds * 1000;
     const startedAt = performance.now();
-    log(`${clients} clients for ${durationSeconds} s on ${engine}`);
+    log(`${clients} clients for ${durationSeconds} s on ${engine}, ${processes} process(es)`);
+    const cpu = proc.measureCpuShares(
+      services.map((s) => s.pid),
+      engine === 'postgres',
+    );
     await Promise.all(
-      Array.from({ length: clients }, async () => {
+      Array.from({ length: clients }, async (_, client) => {
+        const base = services[client % services.length].base;
         while (Date.now() < deadline) {
           const roll = Math.random();
           if (roll < 0.3 || created.length === 0) {
@@ -222,6 +244,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
       }),
     );
     const elapsed = (performance.now() - startedAt) / 1000;
+    const cpuShares = cpu.stop();
     const total = [...latencies.values()].reduce((n, l) => n + l.length, 0);
     log(`load done: ${total} requests in ${elapsed.toFixed(1)} s; settling`);
 
@@ -301,6 +324,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
         clients,
         durationSeconds,
         engine,
+        processes,
         settleSeconds: settleLimit,
         retryScheduleMs: SCHEDULE,
       },
@@ -316,6 +340,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
       settleSeconds,
       passed: serverErrors === 0 && networkErrors === 0 && lostDocuments === 0 && lostEvents === 0,
       machine: { loadAverageBefore, loadAverageAfter: loadavg()[0] },
+      cpu: cpuShares,
     };
   } finally {
     await children.stopAll();
@@ -330,7 +355,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
 export function formatLoadBench(r: LoadBenchResult): string {
   const s = r.settings;
   return [
-    `${s.clients} clients x ${s.durationSeconds} s on ${s.engine}, webhooks: 2 answering 200, 1 answering 500 ` +
+    `${s.clients} clients x ${s.durationSeconds} s on ${s.engine}, ${s.processes} service process(es), webhooks: 2 answering 200, 1 answering 500 ` +
       `(schedule ${s.retryScheduleMs} ms); ${r.requestsPerSecond.toFixed(0)} req/s overall`,
     ...r.endpoints.map(
       (e) =>
@@ -340,6 +365,13 @@ export function formatLoadBench(r: LoadBenchResult): string {
     `5xx: ${r.serverErrors}, network errors: ${r.networkErrors}`,
     `documents: ${r.documentsCreated} created, ${r.lostDocuments} not readable`,
     `events: ${r.events}, deliveries: ${r.deliveries}, lost: ${r.lostEvents} (settled in ${r.settleSeconds.toFixed(1)} s)`,
+    ...(r.cpu
+      ? [
+          `CPU during the load: services ${r.cpu.services.toFixed(2)} cores` +
+            (r.cpu.postgres === null ? '' : `, PostgreSQL ${r.cpu.postgres.toFixed(2)}`) +
+            `, the whole machine ${r.cpu.machine.toFixed(2)} of ${r.cpu.cores}`,
+        ]
+      : []),
     `zero 5xx, zero lost documents, zero lost events: ${r.passed ? 'PASS' : 'FAIL'}`,
   ].join('\n');
 }
@@ -350,6 +382,7 @@ if (proc.isMain(import.meta.url)) {
       clients: { type: 'string', default: '50' },
       duration: { type: 'string', default: '60' },
       engine: { type: 'string', default: 'sqlite' },
+      processes: { type: 'string', default: '1' },
       settle: { type: 'string', default: '120' },
       profile: { type: 'string' },
     },
@@ -361,6 +394,7 @@ if (proc.isMain(import.meta.url)) {
       clients: Number(values.clients),
       durationSeconds: Number(values.duration),
       engine: values.engine === 'postgres' ? 'postgres' : 'sqlite',
+      processes: Number(values.processes),
       settleSeconds: Number(values.settle),
       profileDir: values.profile ?? null,
       log: (line) => console.log(line),

@@ -1,8 +1,9 @@
-// Webhook delivery benchmark: `npx tsx bench/webhooks.bench.ts` (SQLite, one process).
+// Webhook delivery benchmark: `npx tsx bench/webhooks.bench.ts` (one process; SQLite, or
+// ENGINE=postgres for a PostgreSQL database: TEST_DATABASE_URL's server, or a throwaway one).
 //  (a) Throughput: a backlog of events drained by the service (job runner, attempt rows,
 //      signing, SSRF-filtering keep-alive agent) into a receiver answering 200 at once, versus
 //      a bare loop posting the same signed bodies with the same HTTP client and the same
-//      concurrency to the same receiver, in the same run (goal: service >= 50% of bare). Each
+//      concurrency to the same receiver, in the same run (goal: service >= 80% of bare on SQLite, >= 60% on PostgreSQL). Each
 //      side is timed after an untimed warm-up of WARMUP deliveries (connections, compiled code),
 //      after one whole untimed run; the bare loop is timed before and after the service.
 //  (b) First-attempt latency: from the status change's commit to the request's arrival at the
@@ -28,8 +29,12 @@ import { recordStatusChange } from '../server/src/modules/events/events.service.
 import { encryptWebhookSecret } from '../server/src/modules/webhooks/webhook-secret.js';
 import { WEBHOOK_CONCURRENCY } from '../server/src/modules/webhooks/webhook-attempt-job.js';
 import { createWebhookSender } from '../server/src/modules/webhooks/webhook-sender.js';
+import { startBenchPostgres } from './support/postgres.js';
 
 const RUNS = Number(process.env.RUNS ?? 5);
+const ENGINE = process.env.ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+// The goal for the service's deliveries against the bare loop's (issue 53 for PostgreSQL).
+const GOAL = ENGINE === 'postgres' ? 60 : 80;
 const BACKLOG = Number(process.env.BACKLOG ?? 2000);
 const WARMUP = 256; // untimed deliveries before each side is timed
 const LATENCY_EVENTS = 200;
@@ -82,8 +87,11 @@ async function startService(schedule: number[]) {
   // BENCH_DIR=/dev/shm puts the database in memory: fsync becomes free and what remains is the
   // service's CPU cost; the default (the OS temp dir) includes the disk's flush latency.
   const dataDir = mkdtempSync(path.join(process.env.BENCH_DIR ?? tmpdir(), 'signet-bench-'));
+  // PostgreSQL with fsync on, as deployed: a commit costs what it costs in production.
+  const postgres = ENGINE === 'postgres' ? await startBenchPostgres({ durable: true }) : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     LOG_LEVEL: 'silent',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     WEBHOOK_RETRY_SCHEDULE_MS: schedule.join(','),
@@ -142,6 +150,7 @@ async function startService(schedule: number[]) {
     close: async () => {
       await app.close();
       await db.close();
+      await postgres?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -328,7 +337,8 @@ const f = (n: number) => n.toFixed(1);
 const throughput = [];
 const latency = [];
 const retries = [];
-// ONLY=a|b|c runs one part (quicker when working on it); the report needs all three.
+// ONLY=a|b|c runs one part (quicker when working on it) and prints its figures as JSON, or,
+// with REPORT=1, as the report's lines for that part.
 const only = process.env.ONLY;
 // One untimed throughput run first: the first run in a process found the service's code still
 // being compiled and measured it a third slower than the following ones, whatever the warm-up.
@@ -339,7 +349,7 @@ for (let run = 0; run < RUNS; run++) {
   if (!only || only === 'c') retries.push(await retryRun());
   process.stderr.write(`run ${run + 1}/${RUNS} done\n`);
 }
-if (only) {
+if (only && !process.env.REPORT) {
   console.log(JSON.stringify({ throughput, latency, retries }));
   process.exit(0);
 }
@@ -347,14 +357,16 @@ const svc = median(throughput.map((r) => r.service));
 const bare = median(throughput.map((r) => r.bare));
 const ratios = throughput.map((r) => r.service / r.bare);
 const ratio = median(ratios);
-console.log(`Webhook benchmark (SQLite, medians of ${RUNS} runs)`);
+console.log(
+  `Webhook benchmark (${ENGINE === 'postgres' ? 'PostgreSQL' : 'SQLite'}, medians of ${RUNS} runs)`,
+);
 console.log(`(a) throughput, backlog of ${BACKLOG}, ${CONCURRENCY} in flight`);
 console.log(`    service   ${f(svc)} deliveries/s`);
 console.log(
   `    bare loop ${f(bare)} posts/s (${CONCURRENCY} in flight; mean of the passes before and after the service)`,
 );
 console.log(
-  `    ratio     ${(ratio * 100).toFixed(1)}% (runs ${f(Math.min(...ratios) * 100)}–${f(Math.max(...ratios) * 100)}%) (goal >= 80%)`,
+  `    ratio     ${(ratio * 100).toFixed(1)}% (runs ${f(Math.min(...ratios) * 100)}–${f(Math.max(...ratios) * 100)}%) (goal >= ${GOAL}%)`,
 );
 console.log(
   `    CPU per delivery: service ${f(median(throughput.map((r) => r.serviceCpu)))} µs, bare loop ${f(median(throughput.map((r) => r.bareCpu)))} µs (this process: service or bare loop, client and receiver)`,
@@ -364,17 +376,21 @@ const seqRatio = median(throughput.map((r) => r.service / r.bareSequential));
 console.log(
   `    bare loop one at a time ${f(seq)} posts/s: service at ${(seqRatio * 100).toFixed(0)}%`,
 );
-console.log(`(b) first attempt after commit, ${LATENCY_EVENTS} events`);
-console.log(
-  `    p50 ${f(median(latency.map((l) => l.p50)))} ms, p99 ${f(median(latency.map((l) => l.p99)))} ms (goal p99 <= 50 ms)`,
-);
-console.log(
-  `(c) lateness vs schedule ${SCHEDULE.join('/')} ms, ${RETRY_EVENTS} events failing 3 times`,
-);
-for (const n of [2, 3] as const) {
-  const key = n === 2 ? 'attempt2' : 'attempt3';
+if (latency.length) {
+  console.log(`(b) first attempt after commit, ${LATENCY_EVENTS} events`);
   console.log(
-    `    attempt ${n}: p50 ${f(median(retries.map((r) => r[key].p50)))} ms, p99 ${f(median(retries.map((r) => r[key].p99)))} ms, max ${f(median(retries.map((r) => r[key].max)))} ms (goal <= 100 ms)`,
+    `    p50 ${f(median(latency.map((l) => l.p50)))} ms, p99 ${f(median(latency.map((l) => l.p99)))} ms (goal p99 <= 50 ms)`,
   );
+}
+if (retries.length) {
+  console.log(
+    `(c) lateness vs schedule ${SCHEDULE.join('/')} ms, ${RETRY_EVENTS} events failing 3 times`,
+  );
+  for (const n of [2, 3] as const) {
+    const key = n === 2 ? 'attempt2' : 'attempt3';
+    console.log(
+      `    attempt ${n}: p50 ${f(median(retries.map((r) => r[key].p50)))} ms, p99 ${f(median(retries.map((r) => r[key].p99)))} ms, max ${f(median(retries.map((r) => r[key].max)))} ms (goal <= 100 ms)`,
+    );
+  }
 }
 process.exit(0);

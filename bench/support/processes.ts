@@ -2,7 +2,8 @@
 // as `signet serve` (node with the flags on the bin's #! line), an account set up over HTTP, and
 // small statistics.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 export { freePort } from '../../test/helpers/free-port.js';
@@ -310,5 +311,83 @@ export async function withCpuPerRequest<R extends { total: number }>(
     ...result,
     cpuMicrosPerRequest: perRequest(0),
     mainThreadMicrosPerRequest: perRequest(1),
+  };
+}
+
+/** The processes whose command is `postgres` (a local PostgreSQL server's), Linux only. */
+function postgresPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+// Busy ticks of the whole machine (every CPU), from /proc/stat.
+function machineTicks(): number | null {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, , iowait, irq, softirq, steal] = fields.map(Number);
+    return user + nice + system + iowait + irq + softirq + steal;
+  } catch {
+    return null;
+  }
+}
+
+/** Cores used over a stretch of time: the services', the local PostgreSQL's, the machine's. */
+export type CpuShares = {
+  services: number;
+  postgres: number | null;
+  machine: number;
+  cores: number;
+};
+
+/**
+ * Starts measuring the CPU the services `pids` and a PostgreSQL server on this machine (every
+ * `postgres` process, backends come and go) use; `stop` gives each in cores. Null off Linux.
+ */
+export function measureCpuShares(pids: number[], withPostgres: boolean) {
+  const sum = (list: number[]) => list.reduce((n, pid) => n + (cpuTicks(pid) ?? 0), 0);
+  const started = performance.now();
+  const machine = machineTicks();
+  if (machine === null) return { stop: (): CpuShares | null => null };
+  const services = sum(pids);
+  // A backend that exits meanwhile takes its ticks with it: sampled often, the sum keeps them.
+  const seen = new Map<number, { first: number; last: number }>();
+  const sample = () => {
+    for (const pid of withPostgres ? postgresPids() : []) {
+      const ticks = cpuTicks(pid);
+      if (ticks === null) continue;
+      const known = seen.get(pid);
+      if (known) known.last = ticks;
+      else seen.set(pid, { first: ticks, last: ticks });
+    }
+  };
+  sample();
+  const timer = setInterval(sample, 1000);
+  return {
+    stop: (): CpuShares | null => {
+      clearInterval(timer);
+      sample();
+      const seconds = (performance.now() - started) / 1000;
+      const cores = (ticks: number) => ticks / 100 / seconds;
+      let pg = 0;
+      for (const { first, last } of seen.values()) pg += last - first;
+      return {
+        services: cores(sum(pids) - services),
+        postgres: withPostgres ? cores(pg) : null,
+        machine: cores((machineTicks() ?? machine) - machine),
+        cores: availableParallelism(),
+      };
+    },
   };
 }
