@@ -178,10 +178,11 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
     const created: string[] = [];
     const sendable: string[] = [];
     const sent: string[] = [];
-    const timed = async (op: Op, path: string, init: RequestInit) => {
+    // `to`: the service process this client talks to.
+    const timed = async (to: string, op: Op, path: string, init: RequestInit) => {
       const started = performance.now();
       try {
-        const res = await fetch(`${base}${path}`, init);
+        const res = await fetch(`${to}${path}`, init);
         const text = await res.text();
         latencies.get(op)!.push(performance.now() - started);
         if (res.status >= 400) {
@@ -210,7 +211,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
     );
     await Promise.all(
       Array.from({ length: clients }, async (_, client) => {
-        const base = services[client % services.length].base;
+        const to = services[client % services.length].base;
         while (Date.now() < deadline) {
           const roll = Math.random();
           if (roll < 0.3 || created.length === 0) {
@@ -218,7 +219,7 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
             form.append('tenantId', tenantId);
             form.append('signees', signees);
             form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'load.pdf');
-            const body = await timed('quick-create', '/api/documents/quick-create', {
+            const body = await timed(to, 'quick-create', '/api/documents/quick-create', {
               method: 'POST',
               headers: auth,
               body: form,
@@ -228,16 +229,21 @@ export async function runLoadBench(options: LoadBenchOptions = {}): Promise<Load
               sendable.push(body.document.id);
             }
           } else if (roll < 0.6) {
-            await timed('get', `/api/documents/${pick(created)}`, { headers: auth });
+            await timed(to, 'get', `/api/documents/${pick(created)}`, { headers: auth });
           } else if (roll < 0.85 || sendable.length === 0) {
-            await timed('list', `/api/documents?tenantId=${tenantId}`, { headers: auth });
+            await timed(to, 'list', `/api/documents?tenantId=${tenantId}`, { headers: auth });
           } else {
             // Each draft is sent once, by whichever client takes it off the list.
             const id = sendable.splice(Math.floor(Math.random() * sendable.length), 1)[0];
-            const ok = await timed('send-for-signing', `/api/documents/${id}/send-for-signing`, {
-              method: 'POST',
-              headers: auth,
-            });
+            const ok = await timed(
+              to,
+              'send-for-signing',
+              `/api/documents/${id}/send-for-signing`,
+              {
+                method: 'POST',
+                headers: auth,
+              },
+            );
             if (ok) sent.push(id);
           }
         }

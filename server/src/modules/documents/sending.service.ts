@@ -174,6 +174,8 @@ export async function deliverInvitations(
   invites: Invite[],
 ): Promise<InvitationDelivery[]> {
   const emailIds = invites.flatMap(({ emailId }) => (emailId ? [emailId] : []));
+  // The send has committed: a failure here is reported per invitation, and each one's job
+  // delivers it later.
   const results = emailIds.length
     ? await deliverEmails(
         {
@@ -183,7 +185,7 @@ export async function deliverInvitations(
           retryBaseMs: deps.config.mailRetryBaseMs,
         },
         emailIds,
-      )
+      ).catch((error: unknown) => emailIds.map(() => ({ error })))
     : [];
   const byEmail = new Map(emailIds.map((id, i) => [id, results[i]]));
   return invites.map(({ signee, emailId, signingUrl }): InvitationDelivery => {

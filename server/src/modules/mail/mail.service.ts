@@ -221,7 +221,12 @@ export async function deliverEmails(
       }
     }),
   );
-  for (const row of await delivered(deps.db, accepted)) results.set(row.id, { row });
+  try {
+    for (const row of await delivered(deps.db, accepted)) results.set(row.id, { row });
+  } catch (err) {
+    // Accepted but not recorded (the database failed): each row's job delivers it again later.
+    for (const { email } of accepted) results.set(email.id, { error: err });
+  }
   return emailIds.map((id) => results.get(id)!);
 }
 
