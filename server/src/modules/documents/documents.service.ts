@@ -183,7 +183,7 @@ export async function createDocument(
     origin: RequestOrigin;
   },
 ) {
-  // Access codes are hashed before the transaction: a hash takes a thread for about 10 ms.
+  // Access codes are hashed before anything is read: a hash takes a thread for about 10 ms.
   const signees = await withSigneeAuth(input.signees);
   // The caller's role and the tenant in one read, and the draft in one statement on
   // PostgreSQL (repo.insertDocument): a membership revoked between the two is the same race
