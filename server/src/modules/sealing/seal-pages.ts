@@ -40,6 +40,7 @@ const INK: Rgb = [0.05, 0.12, 0.4];
 const SIGNATURE_BLOCK = 118;
 const AUDIT_ROW = 27;
 const FIELD_ROW = 14;
+const SIGNEE_ROW = 17;
 
 /** Appends the signature page(s): each signature's image or typed name, name, e-mail and time. */
 export function addSignaturePages(ctx: PagesContext, signatures: SealSignature[]): void {
@@ -185,17 +186,24 @@ export function addAuditPages(
     y -= AUDIT_ROW;
   }
   if (fields.length > 0) {
-    // Every field, who filled it and when: the values drawn on the pages, in writing.
-    const filled = fields.map((f) => (f.filledAt ? time(f.filledAt) : '-'));
+    // Every field and its value, under who filled it, and when: the values drawn on the pages,
+    // in writing. A signee's name and address head their fields, whole, rather than being cut
+    // to fit a column on every row.
+    const times = new Map<string, string>();
+    const filled = fields.map((f) => {
+      if (!f.filledAt) return '-';
+      let at = times.get(f.filledAt);
+      if (at === undefined) times.set(f.filledAt, (at = time(f.filledAt)));
+      return at;
+    });
     const fieldColumns = tableColumns(
       contentWidth,
       [
-        [m.field, 0.24],
-        [m.value, 0.3],
-        [m.filledBy, 0.3],
-        [m.time, 0.16],
+        [m.field, 0.3],
+        [m.value, 0.45],
+        [m.time, 0.25],
       ],
-      { index: 3, width: timeWidth(fonts.regular, filled, 7.5), from: 2 },
+      { index: 2, width: timeWidth(fonts.regular, [...times.values(), '-'], 7.5), from: 1 },
     );
     const fieldHeader = (canvas: PageCanvas, top: number): number => {
       write(canvas, fonts.bold, m.fields, MARGIN, top - 12, 10, TEXT);
@@ -205,33 +213,66 @@ export function addAuditPages(
       canvas.line(MARGIN, top - 31, size.width - MARGIN, top - 31, RULE, 0.75);
       return top - 34;
     };
-    if (y - 34 - FIELD_ROW < FOOTER_Y + 16) {
+    const signeeRow = (canvas: PageCanvas, top: number, field: SealField): number => {
+      const [label, rest] = [fieldColumns[0], fieldColumns[1]];
+      write(canvas, fonts.bold, m.filledBy, label.x, top - 12, 7.5, MUTED, label.width - 6);
+      const who = `${field.signeeName} <${field.signeeEmail}>`;
+      write(canvas, fonts.bold, who, rest.x, top - 12, 7.5, TEXT, contentWidth - rest.x + MARGIN);
+      return top - SIGNEE_ROW;
+    };
+    if (y - 34 - SIGNEE_ROW - FIELD_ROW < FOOTER_Y + 16) {
       page.canvas.flush();
       page = startPage(ctx, m.auditCertificate, true);
       y = page.y;
     }
     y = fieldHeader(page.canvas, y - 8);
-    for (const [index, field] of fields.entries()) {
-      if (y - FIELD_ROW < FOOTER_Y + 16) {
+    for (const group of bySignee(fields)) {
+      if (y - SIGNEE_ROW - FIELD_ROW < FOOTER_Y + 16) {
         page.canvas.flush();
         page = startPage(ctx, m.auditCertificate, true);
         y = fieldHeader(page.canvas, page.y);
       }
-      const typeName = (m.fieldTypes as Record<string, string>)[field.type] ?? field.type;
-      const name = format(m.fieldOnPage, { name: field.label ?? typeName, page: field.page });
-      const values = [
-        name,
-        describeValue(field, m),
-        `${field.signeeName} <${field.signeeEmail}>`,
-        filled[index],
-      ];
-      fieldColumns.forEach((column, i) => {
-        write(page.canvas, fonts.regular, values[i], column.x, y - 10, 7.5, TEXT, column.width - 6);
-      });
-      y -= FIELD_ROW;
+      y = signeeRow(page.canvas, y, fields[group[0]]);
+      for (const index of group) {
+        const field = fields[index];
+        if (y - FIELD_ROW < FOOTER_Y + 16) {
+          page.canvas.flush();
+          page = startPage(ctx, m.auditCertificate, true);
+          // A page that goes on with a signee's fields names the signee again.
+          y = signeeRow(page.canvas, fieldHeader(page.canvas, page.y), field);
+        }
+        const typeName = (m.fieldTypes as Record<string, string>)[field.type] ?? field.type;
+        const name = format(m.fieldOnPage, { name: field.label ?? typeName, page: field.page });
+        const values = [name, describeValue(field, m), filled[index]];
+        fieldColumns.forEach((column, i) => {
+          write(
+            page.canvas,
+            fonts.regular,
+            values[i],
+            column.x,
+            y - 10,
+            7.5,
+            TEXT,
+            column.width - 6,
+          );
+        });
+        y -= FIELD_ROW;
+      }
     }
   }
   page.canvas.flush();
+}
+
+// The fields' indexes by who filled them, the signees in the order their first field comes.
+function bySignee(fields: SealField[]): number[][] {
+  const groups = new Map<string, number[]>();
+  fields.forEach((field, index) => {
+    const key = `${field.signeeEmail}\n${field.signeeName}`;
+    const group = groups.get(key);
+    if (group) group.push(index);
+    else groups.set(key, [index]);
+  });
+  return [...groups.values()];
 }
 
 // Who an e-mail entry was sent to, and what it was: "To: bob@example.com (invitation)".
