@@ -9,9 +9,11 @@
 // How: every seal runs in a child process of its own, so stacks share no heap and each has its
 // own peak RSS (process.resourceUsage().maxRSS, which includes Node and tsx: the table shows the
 // child's RSS before it loaded its stack beside it). The child loads its stack and seals the
-// 10-page PDF to warm up (JIT, fonts, a cached signer: WARMUP_SEALS seals, or fewer if they take
-// WARMUP_MS; per-seal times settle after about 20), as in a service that has been sealing for a
-// while, then times TIMED_SEALS seals of the input in memory (reading and writing files are
+// 10-page PDF to warm up (JIT, fonts, a cached signer): WARM_UP_SEALS seals, as many as the
+// service's sealing thread makes before its first real seal (seal-worker.ts), or fewer if they
+// take WARMUP_MS. Twenty were too few for Signet's seal, longer code than the floor's: after 20
+// it took 5.5–8.2 ms in a process of its own, after 100 3.6–4.3 ms (docs/benchmarks-history.md,
+// 2026-11-29). It then times TIMED_SEALS seals of the input in memory (reading and writing files are
 // outside the time); the round's figure is their median, with the child's peak RSS. Rounds are interleaved, the order rotated each round (a b c d, b c d a, …), so that
 // drift on a shared machine falls on every stack alike. Every output is checked with pdfsig
 // (poppler-utils): "Signature is Valid", the whole file signed, and the input's pages plus the
@@ -32,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
+import { WARM_UP_SEALS } from '../server/src/modules/sealing/seal-worker.js';
 import {
   STACK_LABELS,
   STACK_NAMES,
@@ -51,7 +54,6 @@ export type InputName = (typeof INPUT_NAMES)[number];
 const SPEEDUP_GOAL = 1.5;
 const FLOOR_GOAL = 1.5;
 const CHILD_TIMEOUT_MS = 10 * 60_000;
-const WARMUP_SEALS = 20;
 const WARMUP_MS = 5_000;
 const TIMED_SEALS: Record<InputName, number> = {
   'text-10': 9,
@@ -156,7 +158,7 @@ async function child(args: string[]): Promise<void> {
   const seal = await loadStack(stack as StackName, readCertificate(certificateFile));
   const warmInput = sealedInput(new Uint8Array(readFileSync(warm)));
   const warmStart = performance.now();
-  for (let i = 0; i < WARMUP_SEALS && performance.now() - warmStart < WARMUP_MS; i++) {
+  for (let i = 0; i < WARM_UP_SEALS && performance.now() - warmStart < WARMUP_MS; i++) {
     await seal(warmInput);
   }
   const original = sealedInput(new Uint8Array(readFileSync(input)));
