@@ -213,11 +213,18 @@ export function addAuditPages(
       canvas.line(MARGIN, top - 31, size.width - MARGIN, top - 31, RULE, 0.75);
       return top - 34;
     };
-    const signeeRow = (canvas: PageCanvas, top: number, field: SealField): number => {
+    // A page of the table goes on: the table's title and columns again.
+    const nextPage = (): number => {
+      page.canvas.flush();
+      page = startPage(ctx, m.auditCertificate, true);
+      return fieldHeader(page.canvas, page.y);
+    };
+    const signeeRow = (top: number, field: SealField): number => {
       const [label, rest] = [fieldColumns[0], fieldColumns[1]];
-      write(canvas, fonts.bold, m.filledBy, label.x, top - 12, 7.5, MUTED, label.width - 6);
       const who = `${field.signeeName} <${field.signeeEmail}>`;
-      write(canvas, fonts.bold, who, rest.x, top - 12, 7.5, TEXT, contentWidth - rest.x + MARGIN);
+      const whoWidth = contentWidth - rest.x + MARGIN;
+      write(page.canvas, fonts.bold, m.filledBy, label.x, top - 12, 7.5, MUTED, label.width - 6);
+      write(page.canvas, fonts.bold, who, rest.x, top - 12, 7.5, TEXT, whoWidth);
       return top - SIGNEE_ROW;
     };
     if (y - 34 - SIGNEE_ROW - FIELD_ROW < FOOTER_Y + 16) {
@@ -227,34 +234,18 @@ export function addAuditPages(
     }
     y = fieldHeader(page.canvas, y - 8);
     for (const group of bySignee(fields)) {
-      if (y - SIGNEE_ROW - FIELD_ROW < FOOTER_Y + 16) {
-        page.canvas.flush();
-        page = startPage(ctx, m.auditCertificate, true);
-        y = fieldHeader(page.canvas, page.y);
-      }
-      y = signeeRow(page.canvas, y, fields[group[0]]);
+      if (y - SIGNEE_ROW - FIELD_ROW < FOOTER_Y + 16) y = nextPage();
+      y = signeeRow(y, fields[group[0]]);
       for (const index of group) {
         const field = fields[index];
-        if (y - FIELD_ROW < FOOTER_Y + 16) {
-          page.canvas.flush();
-          page = startPage(ctx, m.auditCertificate, true);
-          // A page that goes on with a signee's fields names the signee again.
-          y = signeeRow(page.canvas, fieldHeader(page.canvas, page.y), field);
-        }
+        // A page that goes on with a signee's fields names the signee again.
+        if (y - FIELD_ROW < FOOTER_Y + 16) y = signeeRow(nextPage(), field);
         const typeName = (m.fieldTypes as Record<string, string>)[field.type] ?? field.type;
         const name = format(m.fieldOnPage, { name: field.label ?? typeName, page: field.page });
         const values = [name, describeValue(field, m), filled[index]];
+        const { canvas } = page;
         fieldColumns.forEach((column, i) => {
-          write(
-            page.canvas,
-            fonts.regular,
-            values[i],
-            column.x,
-            y - 10,
-            7.5,
-            TEXT,
-            column.width - 6,
-          );
+          write(canvas, fonts.regular, values[i], column.x, y - 10, 7.5, TEXT, column.width - 6);
         });
         y -= FIELD_ROW;
       }
