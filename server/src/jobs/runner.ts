@@ -4,7 +4,7 @@ import type { Db } from '../db/handle.js';
 import { refreshDirectReads } from '../db/prepared.js';
 import type { JobsTable } from '../db/schema.js';
 import { isoIn, nowIso } from '../lib/ids.js';
-import { createClaims } from './claims.js';
+import { createClaims, type Heads } from './claims.js';
 import { createDoneBatcher } from './done-batcher.js';
 
 /** What a job handler receives besides its payload. */
@@ -169,11 +169,15 @@ export function createJobRunner(options: {
     }
   }
 
-  // Only the pools with a free slot count: a full pool's due jobs wait for a slot, and a
-  // finishing job wakes the loop, so they must not make the timer fire at once (a busy loop).
-  async function nextDueDelay(): Promise<number> {
-    const open = pools.filter((p) => p.running.size < p.size).flatMap((p) => p.kinds);
-    const soonest = open.length > 0 ? await claims.nextDueAt(open) : null;
+  // Only the pools with a free slot that claim at once count: a full pool's due jobs wait for a
+  // slot, and a finishing job wakes the loop, so they must not make the timer fire at once (a
+  // busy loop); a pool that put off claiming claims by waitUntil. The heads this pass read stay
+  // true for the kinds of the pools that claimed nothing (a change since would have set `again`).
+  async function nextDueDelay(open: Pool[], heads: Heads, claimed: Set<Pool>): Promise<number> {
+    const kinds = open.flatMap((p) => p.kinds);
+    const stale = open.filter((p) => claimed.has(p)).flatMap((p) => p.kinds);
+    const known: Heads = new Map([...heads, ...(await claims.heads(stale))]);
+    const soonest = kinds.length > 0 ? await claims.nextDueAt(kinds, known) : null;
     if (soonest === null) return pollMs;
     return Math.max(0, Math.min(pollMs, soonest - Date.now()));
   }
@@ -196,8 +200,13 @@ export function createJobRunner(options: {
     // this pass sees what other processes committed since the last one.
     refreshDirectReads(db.kysely);
     try {
+      // The pools that may claim in this pass: a free slot, and not putting off claiming.
+      let ready: Pool[] = [];
+      let heads: Heads = new Map();
+      const claimed = new Set<Pool>();
       do {
         again = false;
+        ready = [];
         for (const pool of pools) {
           const free = pool.size - pool.running.size;
           if (free <= 0 || stopped) continue;
@@ -210,7 +219,16 @@ export function createJobRunner(options: {
             }
           }
           pool.waitingSince = null;
-          const jobs = await claims.claim(pool.kinds, free);
+          ready.push(pool);
+        }
+        // Every ready pool's kinds are read at once (one statement on PostgreSQL), then each
+        // pool claims from what was read.
+        heads = await claims.heads(ready.flatMap((p) => p.kinds));
+        claimed.clear();
+        for (const pool of ready) {
+          if (stopped) break;
+          const jobs = await claims.claim(pool.kinds, pool.size - pool.running.size, heads);
+          if (jobs.length > 0) claimed.add(pool);
           for (const job of jobs) {
             const p = run(job).finally(() => {
               running.delete(p);
@@ -220,10 +238,10 @@ export function createJobRunner(options: {
             running.add(p);
             pool.running.add(p);
           }
-          if (jobs.length === free) again = true;
         }
       } while (again && !stopped);
-      if (!stopped) delay = await nextDueDelay();
+      const open = ready.filter((p) => p.running.size < p.size);
+      if (!stopped) delay = await nextDueDelay(open, heads, claimed);
       if (waitUntil !== Infinity) delay = Math.max(0, Math.min(delay, waitUntil - Date.now()));
       // A wake-up while nextDueDelay was reading (a job finished, one was enqueued) may concern
       // a row that read did not see: pass again at once rather than sleep on a stale answer.

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { z } from 'zod';
 import { signWebhookPayload } from '../../../../sdk/src/webhook-signature.js';
 import type { Config } from '../../config.js';
@@ -20,20 +21,30 @@ export type AttemptDeps = {
 };
 
 type Attempt = z.infer<typeof attemptJobPayload> & { jobId: string; run: number };
-type Runtime = AttemptDeps & { store: ReturnType<typeof createAttemptStore> };
+type Runtime = AttemptDeps & {
+  store: ReturnType<typeof createAttemptStore>;
+  requests: LimitFunction;
+};
 
-/** Attempts one process makes at the same time. */
+/** Requests one process has in flight at the same time. */
 export const WEBHOOK_CONCURRENCY = 64;
 
 /** The durable job that makes one webhook attempt; running it twice never sends twice. */
 export function webhookAttemptJob(deps: AttemptDeps) {
-  const runtime: Runtime = { ...deps, store: createAttemptStore(deps.db) };
+  const runtime: Runtime = {
+    ...deps,
+    store: createAttemptStore(deps.db),
+    requests: pLimit(WEBHOOK_CONCURRENCY),
+  };
   return defineJob({
     kind: WEBHOOK_ATTEMPT_JOB,
     payload: attemptJobPayload,
     // Attempts mostly wait on receivers: their own pool keeps slow receivers from delaying
-    // e-mails and seals, and lets many run at once (each holds a socket, little memory).
-    concurrency: WEBHOOK_CONCURRENCY,
+    // e-mails and seals, and lets many run at once (each holds a socket, little memory). It
+    // holds twice the requests in flight: while one batch of attempts has its requests out,
+    // the batch before records its outcomes and the next is claimed and loaded, so the
+    // database's round trips overlap the requests instead of alternating with them.
+    concurrency: 2 * WEBHOOK_CONCURRENCY,
     // Job-level retries only happen when the database failed us mid-handler: retry quickly, the
     // job's run count tells the rerun that an attempt was under way.
     backoffMs: (n) => Math.min(500 * 2 ** (n - 1), 30_000),
@@ -74,9 +85,12 @@ async function runAttempt(deps: Runtime, job: Attempt): Promise<void | 'done'> {
     return;
   }
 
-  const startedAt = nowIso();
+  // The attempt starts when its request goes out, after waiting for one of the requests.
+  const { startedAt, result } = await deps.requests(async () => ({
+    startedAt: nowIso(),
+    result: await send(deps, ctx, job.attempt),
+  }));
   const dispatchedAt = job.attempt === 1 ? startedAt : (ctx.dispatched_at ?? startedAt);
-  const result = await send(deps, ctx, job.attempt);
   await conclude(deps, job, dispatchedAt, startedAt, result);
   deps.logger.info(
     {
