@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/src/verify-webhook.js';
+import { newId } from '../../server/src/lib/ids.js';
+import { recordStatusChange } from '../../server/src/modules/events/events.service.js';
+import { WEBHOOK_CONCURRENCY } from '../../server/src/modules/webhooks/webhook-attempt-job.js';
 import { createTestContext, ENGINES, type TestContext } from '../helpers/context.js';
 import {
   addWebhook,
@@ -213,5 +216,42 @@ describe.each(ENGINES)('webhook delivery on %s', (engine) => {
     const delivery = await waitForDelivery(ctx, owner.apiKey, tenant.id, webhook.id, event.eventId);
     expect(delivery.status).toBe('succeeded');
     expect(delivery.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+  });
+
+  it('keeps at most 64 requests in flight, however many attempts the pool has claimed', async () => {
+    // A slow receiver and a backlog of 150 events: on PostgreSQL the pool claims 128 attempts so
+    // that their database work overlaps the requests, but only 64 requests are ever out at once.
+    let open = 0;
+    let most = 0;
+    const delayMs = 250;
+    receiver.on('/slow', () => {
+      open++;
+      most = Math.max(most, open);
+      setTimeout(() => open--, delayMs);
+      return { status: 200, delayMs };
+    });
+    const { tenant, webhook } = await tenantWithWebhook('/slow');
+    for (let i = 0; i < 150; i++) {
+      await ctx.db.kysely.transaction().execute((trx) =>
+        recordStatusChange(trx, {
+          tenantId: tenant.id,
+          documentId: newId(),
+          oldStatus: 'draft',
+          newStatus: 'in_process',
+        }),
+      );
+    }
+    ctx.deps.jobs.wake();
+    await receiver.waitFor('/slow', 150, 20_000);
+    expect(most).toBe(WEBHOOK_CONCURRENCY);
+    await ctx.deps.jobs.idle();
+    const done = await ctx.db.kysely
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('webhook_id', '=', webhook.id)
+      .where('status', '=', 'succeeded')
+      .executeTakeFirstOrThrow();
+    expect(Number(done.n)).toBe(150);
+    expect(receiver.received('/slow')).toHaveLength(150);
   });
 });

@@ -40,11 +40,12 @@ export function webhookAttemptJob(deps: AttemptDeps) {
     kind: WEBHOOK_ATTEMPT_JOB,
     payload: attemptJobPayload,
     // Attempts mostly wait on receivers: their own pool keeps slow receivers from delaying
-    // e-mails and seals, and lets many run at once (each holds a socket, little memory). It
-    // holds twice the requests in flight: while one batch of attempts has its requests out,
-    // the batch before records its outcomes and the next is claimed and loaded, so the
-    // database's round trips overlap the requests instead of alternating with them.
-    concurrency: 2 * WEBHOOK_CONCURRENCY,
+    // e-mails and seals, and lets many run at once (each holds a socket, little memory). On
+    // PostgreSQL it holds twice the requests in flight: while one batch of attempts has its
+    // requests out, the batch before records its outcomes and the next is claimed and loaded,
+    // so the database's round trips overlap the requests instead of alternating with them.
+    // SQLite answers on this thread, with nothing to overlap: there the pool is the requests.
+    concurrency: (deps.db.engine === 'postgres' ? 2 : 1) * WEBHOOK_CONCURRENCY,
     // Job-level retries only happen when the database failed us mid-handler: retry quickly, the
     // job's run count tells the rerun that an attempt was under way.
     backoffMs: (n) => Math.min(500 * 2 ** (n - 1), 30_000),
