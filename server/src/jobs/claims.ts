@@ -113,22 +113,22 @@ export function createClaims(db: Db, leaseMs: number) {
   async function claim(kinds: string[], limit: number, known?: Heads): Promise<JobsTable[]> {
     const found = known ?? (await heads(kinds));
     const now = nowIso();
-    const due: Array<{ kind: string; expired: boolean; due: string }> = [];
+    const ready: Array<{ kind: string; expired: boolean; due: string }> = [];
     for (const kind of kinds) {
       const head = found.get(kind);
       const expired = !!head?.lease && head.lease < now;
-      const pendingDue = head?.pending && head.pending <= now ? head.pending : '';
-      if (expired || pendingDue) due.push({ kind, expired, due: pendingDue });
+      const dueAt = head?.pending && head.pending <= now ? head.pending : '';
+      if (expired || dueAt) ready.push({ kind, expired, due: dueAt });
     }
-    due.sort((a, b) => Number(b.expired) - Number(a.expired) || a.due.localeCompare(b.due));
-    if (due.length === 0) return [];
+    ready.sort((a, b) => Number(b.expired) - Number(a.expired) || a.due.localeCompare(b.due));
+    if (ready.length === 0) return [];
     const leaseUntil = isoIn(leaseMs);
     // Claims are not flushed to disk on their own (withUnflushedCommits): a process crash keeps
     // them, and the handler's own durable commit flushes them. Power loss before that undoes
     // the claim, and the job runs again as if it had never been claimed.
     return withUnflushedCommits(db, async (q) => {
       const taken: JobsTable[] = [];
-      for (const { kind, ...head } of due) {
+      for (const { kind, ...head } of ready) {
         if (head.expired && taken.length < limit) {
           taken.push(
             ...(await takeExpired(q, { kind, now, leaseUntil, max: limit - taken.length })),
