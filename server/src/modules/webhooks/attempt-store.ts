@@ -40,7 +40,7 @@ const keyOf = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}
 
 /**
  * The attempt handler's reads and writes, batched across the attempts in flight: the runner
- * runs up to 64 at once, and one statement per batch instead of one per attempt is what keeps
+ * runs up to 64 at once (128 on PostgreSQL), and one statement per batch instead of one per attempt is what keeps
  * the database from costing more than the HTTP requests. Writes stay per attempt in effect:
  * each outcome is recorded exactly once (an attempt's start is its job's claim).
  */

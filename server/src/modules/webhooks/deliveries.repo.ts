@@ -13,9 +13,9 @@ export async function insertDeliveries(db: DbOrTrx, rows: DeliveryRow[]) {
   await db.insertInto('webhook_deliveries').values(rows).execute();
 }
 
-// The attempt handler's statements take a batch of up to 64 attempts: they are prepared
-// queries (compiled once per batch size), since building and compiling them cost as much as
-// running them.
+// The attempt handler's statements take a batch of up to 64 attempts (128 on PostgreSQL, see
+// webhook-attempt-job.ts): they are prepared queries (compiled once per batch size), since
+// building and compiling them cost as much as running them.
 
 /**
  * Everything the given deliveries' attempts need in one read: each delivery, its webhook
