@@ -177,7 +177,7 @@ export function createJobRunner(options: {
     const kinds = open.flatMap((p) => p.kinds);
     const stale = open.filter((p) => claimed.has(p)).flatMap((p) => p.kinds);
     const known: Heads = new Map([...heads, ...(await claims.heads(stale))]);
-    const soonest = kinds.length > 0 ? await claims.nextDueAt(kinds, known) : null;
+    const soonest = await claims.nextDueAt(kinds, known);
     if (soonest === null) return pollMs;
     return Math.max(0, Math.min(pollMs, soonest - Date.now()));
   }

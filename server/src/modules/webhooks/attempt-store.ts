@@ -40,9 +40,10 @@ const keyOf = (deliveryId: string, attempt: number) => `${deliveryId}#${attempt}
 
 /**
  * The attempt handler's reads and writes, batched across the attempts in flight: the runner
- * runs up to 64 at once (128 on PostgreSQL), and one statement per batch instead of one per attempt is what keeps
- * the database from costing more than the HTTP requests. Writes stay per attempt in effect:
- * each outcome is recorded exactly once (an attempt's start is its job's claim).
+ * runs up to 64 at once (128 on PostgreSQL), and one statement per batch instead of one per
+ * attempt is what keeps the database from costing more than the HTTP requests. Writes stay per
+ * attempt in effect: each outcome is recorded exactly once (an attempt's start is its job's
+ * claim).
  */
 export function createAttemptStore(db: Db) {
   const load = createBatcher<Key, AttemptContext | undefined>(async (keys) => {

@@ -86,7 +86,7 @@ async function runAttempt(deps: Runtime, job: Attempt): Promise<void | 'done'> {
     return;
   }
 
-  // The attempt starts when its request goes out, after waiting for one of the requests.
+  // The attempt starts when its request goes out, once one of the 64 request slots is free.
   const { startedAt, result } = await deps.requests(async () => ({
     startedAt: nowIso(),
     result: await send(deps, ctx, job.attempt),
