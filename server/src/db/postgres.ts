@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './handle.js';
+import { deferringWrites } from './deferred-writes.js';
 import { nameStatement, renameStatement, statementNameOf } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -25,7 +26,10 @@ export function openPostgres(databaseUrl: string, options: { prepare: boolean })
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
-    if (options.prepare) runNamedStatements(client);
+    const query = client.query.bind(client) as Query;
+    (client as { query: unknown }).query = deferringWrites(
+      options.prepare ? namedStatements(query) : query,
+    );
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
@@ -40,14 +44,15 @@ export function openPostgres(databaseUrl: string, options: { prepare: boolean })
 // PostgreSQL's error when a prepared statement's result columns changed under it.
 const PLAN_CHANGED = 'cached plan must not change result type';
 
+type Query = (text: unknown, values?: unknown[]) => Promise<pg.QueryResult>;
+
 /**
  * Sends statements with parameters as named statements on this connection: the server parses
  * and plans each once per connection. When a newer version's migration has changed a table
  * under a plan (a rolling upgrade), the statement is renamed for every connection and, outside
  * a transaction, run again at once; inside one, the transaction fails and changes nothing.
  */
-function runNamedStatements(client: pg.PoolClient) {
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+function namedStatements(query: Query): Query {
   let inTransaction = false;
   const run = async (text: string, values: unknown[] | undefined) => {
     // Statements with parameters are the ones built by Kysely, over and over with new values;
@@ -63,7 +68,7 @@ function runNamedStatements(client: pg.PoolClient) {
       return query({ name: statementNameOf(text), text, values });
     }
   };
-  (client as { query: unknown }).query = (text: unknown, values?: unknown[]) => {
+  return (text, values) => {
     if (typeof text !== 'string') return query(text, values);
     // Kysely's transactions: `begin` (or `start transaction …`), then `commit` or `rollback`.
     if (text === 'begin' || text.startsWith('start transaction')) inTransaction = true;

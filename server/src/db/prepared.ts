@@ -1,4 +1,5 @@
 import { SelectQueryNode, type Compilable, type CompiledQuery, type Kysely } from 'kysely';
+import { markDeferred } from './deferred-writes.js';
 import type { DbOrTrx } from './handle.js';
 import type { Database } from './schema.js';
 
@@ -70,6 +71,8 @@ export function useDirectReads(db: Kysely<Database>, reader: DirectReader) {
  */
 export function preparedQuery<P extends Record<string, unknown>, O>(
   build: (db: Kysely<Database>, values: P) => Compilable<O>,
+  /** `deferred`: a write whose answer nobody reads (db/deferred-writes.ts). */
+  options: { deferred?: boolean } = {},
 ) {
   // Keyed by the dialect's adapter: the SQL differs between SQLite and PostgreSQL, and a
   // transaction shares its database's adapter. Then by the lengths of the list values.
@@ -103,7 +106,10 @@ export function preparedQuery<P extends Record<string, unknown>, O>(
     });
     const reader = prepared.select ? directReaders.get(db) : undefined;
     if (reader) return readDirect(reader, answers, query.sql, parameters) as O[];
-    return (await db.executeQuery<O>({ ...query, parameters })).rows;
+    const compiled = { ...query, parameters };
+    if (!options.deferred) return (await db.executeQuery<O>(compiled)).rows;
+    await db.executeQuery(markDeferred(db, compiled));
+    return [];
   };
 }
 

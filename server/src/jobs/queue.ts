@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/handle.js';
 import { preparedQuery } from '../db/prepared.js';
 import { newId, nowIso } from '../lib/ids.js';
+import { deferWrite } from '../db/deferred-writes.js';
 
 /** A job to add: what it does, its input, and when. */
 export type NewJob = {
@@ -37,7 +38,7 @@ export async function enqueueJobs(trx: DbOrTrx, jobs: NewJob[]): Promise<string[
     created_at: now,
     updated_at: now,
   }));
-  await trx.insertInto('jobs').values(rows).execute();
+  await deferWrite(trx, trx.insertInto('jobs').values(rows));
   return rows.map((row) => row.id);
 }
 

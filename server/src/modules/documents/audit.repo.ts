@@ -3,6 +3,7 @@ import { preparedQuery } from '../../db/prepared.js';
 import type { AuditEntriesTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { newId, nowIso } from '../../lib/ids.js';
+import { deferWrite } from '../../db/deferred-writes.js';
 
 /** Steps of a document's life that the audit trail records. */
 export type AuditAction =
@@ -57,7 +58,7 @@ export async function recordAudit(trx: DbOrTrx, entry: AuditEntry) {
 export async function recordAudits(trx: DbOrTrx, entries: AuditEntry[]) {
   if (entries.length === 1) return recordAudit(trx, entries[0]);
   if (entries.length > 1)
-    await trx.insertInto('audit_entries').values(entries.map(auditRow)).execute();
+    await deferWrite(trx, trx.insertInto('audit_entries').values(entries.map(auditRow)));
 }
 
 /** An audit entry's row, ready to insert. */
@@ -79,8 +80,9 @@ export function auditRow(entry: AuditEntry): AuditRow {
   };
 }
 
-const insertAuditEntry = preparedQuery((q, p: { entry: Insertable<AuditEntriesTable> }) =>
-  q.insertInto('audit_entries').values(p.entry),
+const insertAuditEntry = preparedQuery(
+  (q, p: { entry: Insertable<AuditEntriesTable> }) => q.insertInto('audit_entries').values(p.entry),
+  { deferred: true },
 );
 
 /** True when the document's trail has an entry of this action for this signee. */

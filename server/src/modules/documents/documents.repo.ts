@@ -11,6 +11,7 @@ import {
 } from './search-text.js';
 import type { AuditRow } from './audit.repo.js';
 import { documentsWithFailedEmail } from './summary.repo.js';
+import { deferWrite } from '../../db/deferred-writes.js';
 
 /**
  * The columns of a DocumentRow: every read of documents names them, so that none loads the
@@ -323,7 +324,7 @@ export type SigningLink = { id: string; token_hash: string; invited_at: string }
 export async function setSigningLinks(db: DbOrTrx, links: SigningLink[], now: string) {
   if (links.length === 0) return;
   const [first] = links;
-  await db
+  const update = db
     .updateTable('signees')
     .set((eb) => {
       const byId = (column: 'token_hash' | 'invited_at') =>
@@ -340,8 +341,8 @@ export async function setSigningLinks(db: DbOrTrx, links: SigningLink[], now: st
       'id',
       'in',
       links.map((link) => link.id),
-    )
-    .execute();
+    );
+  await deferWrite(db, update);
 }
 
 /** What a listing is narrowed to, besides its tenant. */

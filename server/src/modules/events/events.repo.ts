@@ -1,13 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/handle.js';
 import type { EventsTable } from '../../db/schema.js';
+import { deferWrite } from '../../db/deferred-writes.js';
 
 /** A recorded status-change event row. */
 export type EventRow = Selectable<EventsTable>;
 
-/** Adds an event row. */
+/** Adds an event row (in a transaction, with its next statement: db/deferred-writes.ts). */
 export async function insertEvent(db: DbOrTrx, row: EventRow) {
-  await db.insertInto('events').values(row).execute();
+  await deferWrite(db, db.insertInto('events').values(row));
 }
 
 /** Where an event of the tenant sits in its order, or undefined for another tenant's id. */

@@ -1,13 +1,14 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx, Engine } from '../../db/handle.js';
 import type { EmailsTable } from '../../db/schema.js';
+import { deferWrite, flushWrites } from '../../db/deferred-writes.js';
 
 /** An outbox row. */
 export type EmailRow = Selectable<EmailsTable>;
 
 /** Adds outbox rows, in one statement. */
 export async function insertEmails(db: DbOrTrx, rows: Array<Insertable<EmailsTable>>) {
-  await db.insertInto('emails').values(rows).execute();
+  await deferWrite(db, db.insertInto('emails').values(rows));
 }
 
 /** An outbox row by id, or undefined. */
@@ -69,6 +70,9 @@ export function listEmails(db: DbOrTrx, input: { to?: string; limit: number }) {
 
 /** Counts `n` more e-mails for the tenant on `day` (UTC) and returns the day's total so far. */
 export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string, n: number) {
+  // The row is held until the commit and every send of the tenant waits for it: the writes
+  // waiting in the transaction go first (db/deferred-writes.ts).
+  await flushWrites(db);
   const row = await db
     .insertInto('tenant_mail_counts')
     .values({ tenant_id: tenantId, day, count: n })
@@ -92,6 +96,7 @@ export async function lockRecipientSends(
   db: DbOrTrx,
   input: { kind: string; addressHash: string; now: string },
 ) {
+  await flushWrites(db);
   const row = await db
     .insertInto('recipient_mail_limits')
     .values({

@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { DbOrTrx } from '../../db/handle.js';
+import { deferWrite } from '../../db/deferred-writes.js';
 
 /** A delivery row: one series of attempts of one event to one webhook. */
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
@@ -10,7 +11,7 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 /** Inserts deliveries, in one statement. */
 export async function insertDeliveries(db: DbOrTrx, rows: DeliveryRow[]) {
-  await db.insertInto('webhook_deliveries').values(rows).execute();
+  await deferWrite(db, db.insertInto('webhook_deliveries').values(rows));
 }
 
 // The attempt handler's statements take a batch of up to 64 attempts (128 on PostgreSQL, see
