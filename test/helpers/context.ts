@@ -116,7 +116,9 @@ export async function createTestContext(
       await app.close();
       await db.close();
       await database?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      // A file a background write (a job still finishing, the file writer's thread) adds
+      // while the directory is emptied makes rmdir fail with ENOTEMPTY: try again.
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
