@@ -24,9 +24,12 @@ export function markDeferred(db: DbOrTrx, query: CompiledQuery<unknown>): Compil
   const plainWrite =
     (InsertQueryNode.is(node) && !node.returning && !node.onConflict) ||
     (UpdateQueryNode.is(node) && !node.returning);
-  const waits =
-    plainWrite && db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
-  return waits ? { ...query, sql: `${MARK}${query.sql}` } : query;
+  return plainWrite && holdsWrites(db) ? { ...query, sql: `${MARK}${query.sql}` } : query;
+}
+
+// Only a PostgreSQL transaction's connection holds writes back.
+function holdsWrites(db: DbOrTrx): boolean {
+  return db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**
@@ -46,10 +49,20 @@ const FLUSH = '/* deferred: flush */';
  * while that row is held.
  */
 export async function flushWrites(db: DbOrTrx): Promise<void> {
-  if (db.isTransaction && db.getExecutor().adapter instanceof PostgresAdapter) {
-    await db.executeQuery(CompiledQuery.raw(FLUSH));
-  }
+  if (holdsWrites(db)) await db.executeQuery(CompiledQuery.raw(FLUSH));
 }
+
+/**
+ * Whether `text` opens (`begin`, or `start transaction …` as Kysely writes it) or ends (`commit`,
+ * `rollback`) a transaction; null for any other statement.
+ */
+export function transactionBoundary(text: string): 'begin' | 'commit' | 'rollback' | null {
+  if (text === 'begin' || text.startsWith('start transaction')) return 'begin';
+  return text === 'commit' || text === 'rollback' ? text : null;
+}
+
+// What pg answers a statement that returned and changed no row: a held write's answer, unread.
+const noRows = (command: string) => ({ command, rowCount: 0, rows: [], fields: [] });
 
 type Waiting = { sql: string; values: unknown[]; table: string; insert: boolean };
 
@@ -136,23 +149,15 @@ export function deferringWrites<R>(
       );
       if (clash || waitingValues() + values.length > MAX_PARAMETERS) await flush();
       waiting.push(write);
-      // What pg answers a write that changed no row: its answer is not read.
-      return {
-        command: write.insert ? 'INSERT' : 'UPDATE',
-        rowCount: 0,
-        rows: [],
-        fields: [],
-      } as R;
+      return noRows(write.insert ? 'INSERT' : 'UPDATE') as R;
     }
     if (text === FLUSH) {
       if (waiting.length > 0) await flush();
-      return { command: 'SELECT', rowCount: 0, rows: [], fields: [] } as R;
+      return noRows('SELECT') as R;
     }
-    if (text === 'begin' || text.startsWith('start transaction')) inTransaction = true;
-    else if (text === 'rollback') {
-      waiting = [];
-      inTransaction = false;
-    } else if (text === 'commit') inTransaction = false;
+    const boundary = transactionBoundary(text);
+    if (boundary) inTransaction = boundary === 'begin';
+    if (boundary === 'rollback') waiting = [];
     if (waiting.length === 0) return query(text, values);
     const joins =
       MERGEABLE.test(text) &&

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './handle.js';
-import { deferringWrites } from './deferred-writes.js';
+import { deferringWrites, transactionBoundary } from './deferred-writes.js';
 import { nameStatement, renameStatement, statementNameOf } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -70,9 +70,8 @@ function namedStatements(query: Query): Query {
   };
   return (text, values) => {
     if (typeof text !== 'string') return query(text, values);
-    // Kysely's transactions: `begin` (or `start transaction …`), then `commit` or `rollback`.
-    if (text === 'begin' || text.startsWith('start transaction')) inTransaction = true;
-    else if (text === 'commit' || text === 'rollback') inTransaction = false;
+    const boundary = transactionBoundary(text);
+    if (boundary) inTransaction = boundary === 'begin';
     return run(text, values);
   };
 }
