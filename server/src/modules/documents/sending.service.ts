@@ -4,6 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import type { DbOrTrx } from '../../db/handle.js';
 import { hashSecret, isoIn, nowIso } from '../../lib/ids.js';
 import {
+  countEmailsAndChangeCredits,
   countTenantEmails,
   deliverEmails,
   queueEmails,
@@ -12,7 +13,7 @@ import {
 } from '../mail/mail.service.js';
 import { recipientLimited, takeRecipientSlot } from '../mail/recipient-limits.js';
 import { renderInvitation, type EmailLanguage } from '../mail/templates/invitation.js';
-import { changeCredits, findTenant, type TenantRow } from '../tenants/tenants.repo.js';
+import { findTenant, type TenantRow } from '../tenants/tenants.repo.js';
 import { brandOf } from '../tenants/branding.js';
 import { deadlineAtSend, scheduleExpiry } from './expiry.js';
 import { assertMemberCan, requireMembership } from '../tenants/tenants.service.js';
@@ -83,6 +84,8 @@ export async function inviteSignees(
     delivery?: 'tenant' | 'link';
     /** The document's tenant, when the caller has read it already. */
     tenant?: TenantRow;
+    /** `caller`: the caller counts the e-mails against the quota itself (sendDraft). */
+    quota?: 'caller';
   },
 ): Promise<Invite[]> {
   const tenant =
@@ -156,13 +159,18 @@ export async function inviteSignees(
   const emailIds = await queueEmails(trx, emails);
   if (viaEmail) invites.forEach((invite, i) => (invite.emailId = emailIds[i]));
   // Counted last and at once: the tenant's count for the day is held until the caller commits.
-  await countTenantEmails(
-    trx,
-    { id: input.document.tenant_id, dailyLimit: deps.config.mailDailyLimitPerTenant },
-    invites.filter((i) => i.emailId !== null).length,
-  );
+  if (input.quota !== 'caller') {
+    await countTenantEmails(trx, quotaOf(input.document, deps), emailed(invites));
+  }
   return invites;
 }
+
+const quotaOf = (
+  document: repo.DocumentRow,
+  deps: { config: Pick<Config, 'mailDailyLimitPerTenant'> },
+) => ({ id: document.tenant_id, dailyLimit: deps.config.mailDailyLimitPerTenant });
+
+const emailed = (invites: Invite[]) => invites.filter((i) => i.emailId !== null).length;
 
 /**
  * Hands queued invitations to the mail transport now and reports each result; the outbox
@@ -309,12 +317,15 @@ export async function sendDraft(
     deliverInRequest: input.deliverInRequest,
     delivery: input.delivery,
     tenant,
+    quota: 'caller',
   });
-  // The tenant's balance last: its row is held from here until the commit, so sends of one
-  // tenant wait on each other only for that long (PostgreSQL; SQLite writes one at a time).
-  // A document of approvers alone costs nothing, and writes no ledger entry of 0.
+  // The day's e-mail count and the tenant's balance last, in one statement on PostgreSQL: their
+  // rows are held from here until the commit, so sends of one tenant wait on each other only
+  // for that long (SQLite writes one at a time). A document of approvers alone costs nothing,
+  // and writes no ledger entry of 0.
+  const quota = quotaOf(current, deps);
   if (input.credits !== 'reserved' && credits > 0) {
-    const balance = await changeCredits(trx, {
+    const balance = await countEmailsAndChangeCredits(trx, quota, emailed(invites), {
       tenantId: current.tenant_id,
       delta: -credits,
       reason: 'send-for-signing',
@@ -326,6 +337,8 @@ export async function sendDraft(
         `Sending needs ${credits} credit(s), one per signer; the tenant has fewer.`,
       );
     }
+  } else {
+    await countTenantEmails(trx, quota, emailed(invites));
   }
   const invited = new Set(wave.map((s) => s.id));
   // cc recipients wait for nothing: they are in no wave and are never invited.

@@ -73,7 +73,13 @@ export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string
   // The row is held until the commit and every send of the tenant waits for it: the writes
   // waiting in the transaction go first (db/deferred-writes.ts).
   await flushWrites(db);
-  const row = await db
+  const row = await mailCountUpsert(db, tenantId, day, n).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The statement of countTenantMail, returning the day's `count` (for a statement of more). */
+export function mailCountUpsert(db: DbOrTrx, tenantId: string, day: string, n: number) {
+  return db
     .insertInto('tenant_mail_counts')
     .values({ tenant_id: tenantId, day, count: n })
     .onConflict((oc) =>
@@ -81,9 +87,7 @@ export async function countTenantMail(db: DbOrTrx, tenantId: string, day: string
         .columns(['tenant_id', 'day'])
         .doUpdateSet((eb) => ({ count: eb('tenant_mail_counts.count', '+', n) })),
     )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .returning('count');
 }
 
 /**

@@ -2,6 +2,9 @@ import nodemailer from 'nodemailer';
 import type { Readable } from 'node:stream';
 import type { Storage } from '../storage/storage.js';
 import { z } from 'zod';
+import { PostgresAdapter, sql } from 'kysely';
+import { flushWrites } from '../../db/deferred-writes.js';
+import { changeCredits, creditChangeCtes, type CreditChange } from '../tenants/tenants.repo.js';
 import type { Db } from '../../db/handle.js';
 import { deletePendingJobs, enqueueJobs, rescheduleJob } from '../../jobs/queue.js';
 import { defineJob } from '../../jobs/runner.js';
@@ -75,14 +78,44 @@ export async function countTenantEmails(
   n: number,
 ) {
   if (n === 0) return;
-  const today = await repo.countTenantMail(trx, tenant.id, nowIso().slice(0, 10), n);
-  if (today > tenant.dailyLimit) {
-    mailCounts.refused++;
-    throw new AppError(
-      'mail_quota_exceeded',
-      `This tenant has queued its ${tenant.dailyLimit} e-mails for today (UTC); try again tomorrow.`,
-    );
+  refuseOverQuota(tenant, await repo.countTenantMail(trx, tenant.id, today(), n));
+}
+
+/**
+ * countTenantEmails and then changeCredits, a send's last writes: on PostgreSQL one statement,
+ * so that the two rows every send of the tenant waits on (the day's count and the balance) are
+ * held from one round trip to the commit rather than from two. The quota is checked first, as
+ * apart; returns the new balance, or null when it does not cover a debit.
+ */
+export async function countEmailsAndChangeCredits(
+  trx: DbOrTrx,
+  tenant: { id: string; dailyLimit: number },
+  n: number,
+  change: CreditChange,
+): Promise<number | null> {
+  if (n === 0 || !(trx.getExecutor().adapter instanceof PostgresAdapter)) {
+    await countTenantEmails(trx, tenant, n);
+    return changeCredits(trx, change);
   }
+  await flushWrites(trx);
+  const { rows } = await sql<{ count: number | string; credit_balance: number | null }>`
+    with mail as (${repo.mailCountUpsert(trx, tenant.id, today(), n)}), ${creditChangeCtes(change)}
+    select (select count from mail) as count, (select credit_balance from changed) as credit_balance`.execute(
+    trx,
+  );
+  refuseOverQuota(tenant, Number(rows[0].count));
+  return rows[0].credit_balance;
+}
+
+const today = () => nowIso().slice(0, 10);
+
+function refuseOverQuota(tenant: { dailyLimit: number }, count: number) {
+  if (count <= tenant.dailyLimit) return;
+  mailCounts.refused++;
+  throw new AppError(
+    'mail_quota_exceeded',
+    `This tenant has queued its ${tenant.dailyLimit} e-mails for today (UTC); try again tomorrow.`,
+  );
 }
 
 /** An e-mail to queue: what queueEmail and queueEmails take. */

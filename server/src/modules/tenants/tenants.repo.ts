@@ -152,14 +152,15 @@ export async function updateTenant(
   await db.updateTable('tenants').set(patch).where('id', '=', tenantId).execute();
 }
 
-/**
- * Adds `delta` credits (negative to consume) and writes the ledger, atomically. Consumption
- * only succeeds when the balance covers it; returns the new balance or null when it did not.
- */
-export async function changeCredits(
-  db: DbOrTrx,
-  entry: { tenantId: string; delta: number; reason: string; reference?: string | null },
-): Promise<number | null> {
+/** A change of a tenant's credits: its ledger entry's delta, reason and reference. */
+export type CreditChange = {
+  tenantId: string;
+  delta: number;
+  reason: string;
+  reference?: string | null;
+};
+
+function ledgerEntry(entry: CreditChange) {
   const now = nowIso();
   const ledger = {
     id: newId(),
@@ -169,12 +170,18 @@ export async function changeCredits(
     reference: entry.reference ?? null,
     created_at: now,
   };
-  // On PostgreSQL the balance and its ledger entry in one statement: the tenant's row is held
-  // from this change to the commit, and every send of the tenant waits on it meanwhile.
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const covers = entry.delta < 0 ? sql`and credit_balance >= ${-entry.delta}` : sql``;
-    const { rows } = await sql<{ credit_balance: number }>`
-      with changed as (
+  return { ledger, now };
+}
+
+/**
+ * PostgreSQL: the common table expressions of a credit change, `changed` (the tenant's new
+ * balance; no row when a debit is not covered) and its ledger entry, for a statement that
+ * selects from `changed`.
+ */
+export function creditChangeCtes(entry: CreditChange) {
+  const { ledger, now } = ledgerEntry(entry);
+  const covers = entry.delta < 0 ? sql`and credit_balance >= ${-entry.delta}` : sql``;
+  return sql`changed as (
         update tenants set credit_balance = credit_balance + ${entry.delta}, updated_at = ${now}
         where id = ${entry.tenantId} ${covers}
         returning credit_balance
@@ -182,10 +189,22 @@ export async function changeCredits(
         insert into credit_ledger (id, tenant_id, delta, reason, reference, created_at)
         select ${ledger.id}, ${ledger.tenant_id}, ${ledger.delta}::integer, ${ledger.reason},
           ${ledger.reference}, ${ledger.created_at} from changed
-      )
-      select credit_balance from changed`.execute(db);
+      )`;
+}
+
+/**
+ * Adds `delta` credits (negative to consume) and writes the ledger, atomically. Consumption
+ * only succeeds when the balance covers it; returns the new balance or null when it did not.
+ */
+export async function changeCredits(db: DbOrTrx, entry: CreditChange): Promise<number | null> {
+  // On PostgreSQL the balance and its ledger entry in one statement: the tenant's row is held
+  // from this change to the commit, and every send of the tenant waits on it meanwhile.
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    const { rows } = await sql<{ credit_balance: number }>`
+      with ${creditChangeCtes(entry)} select credit_balance from changed`.execute(db);
     return rows[0]?.credit_balance ?? null;
   }
+  const { ledger, now } = ledgerEntry(entry);
   let query = db
     .updateTable('tenants')
     .set({ credit_balance: sql`credit_balance + ${entry.delta}`, updated_at: now })
