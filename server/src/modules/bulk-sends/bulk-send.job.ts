@@ -9,6 +9,7 @@ import { nowIso } from '../../lib/ids.js';
 import type { RequestOrigin } from '../documents/audit.repo.js';
 import { sendDraft } from '../documents/sending.service.js';
 import { recordOptInEvent } from '../events/opt-in-events.js';
+import { quotaDay } from '../mail/mail.service.js';
 import { decodeFields, type FieldRow } from '../fields/fields.repo.js';
 import {
   createFromTemplateInTrx,
@@ -181,7 +182,7 @@ async function rowsWithinQuota(deps: BulkRunDeps, run: Run): Promise<number> {
   const tenant = await findTenant(deps.db.kysely, run.bulk.tenant_id);
   // Links only: no e-mail, no quota.
   if (!tenant || tenant.invitation_emails !== 1) return ROWS_PER_TRANSACTION;
-  const sent = await repo.tenantMailToday(deps.db.kysely, tenant.id, nowIso().slice(0, 10));
+  const sent = await repo.tenantMailToday(deps.db.kysely, tenant.id, quotaDay());
   const left = deps.config.mailDailyLimitPerTenant - sent;
   return Math.max(0, Math.min(ROWS_PER_TRANSACTION, Math.floor(left / run.wave)));
 }

@@ -78,7 +78,7 @@ export async function countTenantEmails(
   n: number,
 ) {
   if (n === 0) return;
-  refuseOverQuota(tenant, await repo.countTenantMail(trx, tenant.id, today(), n));
+  refuseOverQuota(tenant, await repo.countTenantMail(trx, tenant.id, quotaDay(), n));
 }
 
 /**
@@ -99,7 +99,7 @@ export async function countEmailsAndChangeCredits(
   }
   await flushWrites(trx);
   const { rows } = await sql<{ count: number | string; credit_balance: number | null }>`
-    with mail as (${repo.mailCountUpsert(trx, tenant.id, today(), n)}), ${creditChangeCtes(change)}
+    with mail as (${repo.mailCountUpsert(trx, tenant.id, quotaDay(), n)}), ${creditChangeCtes(change)}
     select (select count from mail) as count, (select credit_balance from changed) as credit_balance`.execute(
     trx,
   );
@@ -107,7 +107,8 @@ export async function countEmailsAndChangeCredits(
   return rows[0].credit_balance;
 }
 
-const today = () => nowIso().slice(0, 10);
+/** The day (UTC) a tenant's e-mails count against, as tenant_mail_counts keys it. */
+export const quotaDay = () => nowIso().slice(0, 10);
 
 function refuseOverQuota(tenant: { dailyLimit: number }, count: number) {
   if (count <= tenant.dailyLimit) return;
