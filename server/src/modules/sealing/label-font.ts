@@ -13,5 +13,16 @@ export function latin1Or(standard: SealFont, other: SealFont): SealFont {
     clean: (text) => pick(text).clean(text),
     width: (text, size) => pick(text).width(text, size),
     show: (register, text, size) => pick(text).show(register, text, size),
+    measures: pairMeasures(standard.measures, other.measures),
   };
+}
+
+// One identity per pair of measures, so that every document's label font shares its layouts.
+const pairs = new WeakMap<object, WeakMap<object, object>>();
+function pairMeasures(first: object, second: object): object {
+  let withFirst = pairs.get(first);
+  if (!withFirst) pairs.set(first, (withFirst = new WeakMap()));
+  let pair = withFirst.get(second);
+  if (!pair) withFirst.set(second, (pair = {}));
+  return pair;
 }

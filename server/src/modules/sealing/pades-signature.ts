@@ -69,7 +69,7 @@ export async function signPdf(
   field.set('P', firstPage.ref);
   field.set('Rect', new PdfArray([0, 0, 0, 0].map((n) => PdfNumber.of(n))));
 
-  const bytes = await pdf.save({ incremental: true });
+  const bytes = await pdf.save({ incremental: true, compressionThreshold: COMPRESS_FROM });
   const { byteRangeAt, contentsAt, contentsEnd } = findPlaceholders(bytes);
   const byteRange = [0, contentsAt - 1, contentsEnd + 1, bytes.length - contentsEnd - 1];
   // Written over the placeholder's 36 characters, each length padded to its ten.
@@ -133,6 +133,11 @@ export async function signPdf(
   bytes.set(Buffer.from(hex, 'latin1'), contentsAt);
   return bytes;
 }
+
+// Streams under 1 KiB (a page's few field values, most of them) are written as they are:
+// deflating one costs a zlib set-up of 10–15 µs and saves a few hundred bytes of a file of
+// hundreds of kB. @libpdf/core's default is 512 bytes.
+const COMPRESS_FROM = 1024;
 
 type FormWithSignatureFields = {
   createSignatureField: (name: string) => { getDict: () => PdfDict };

@@ -1,6 +1,5 @@
 import {
   ops,
-  PdfString,
   type PDF,
   type PdfRef,
   type PDFExtGState,
@@ -8,7 +7,7 @@ import {
   type PDFPage,
 } from '@libpdf/core';
 import { adoptInheritedResources } from './page-geometry.js';
-import type { FontRegistrar, SealFont } from './seal-fonts.js';
+import type { FontRegistrar, SealFont, ShownRun } from './seal-fonts.js';
 
 // PDFPage.registerResource and appendContent are public in the library, not in its type
 // declarations.
@@ -90,13 +89,16 @@ export function pageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
 
 /** Starts a canvas on `page`; nothing reaches the page until `flush()`. */
 export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
-  let operators: Operator[] = [];
+  // The content stream as it is drawn: written as text here, where @libpdf/core's operator
+  // objects were built, kept and then serialised one operand at a time (a third of a field
+  // table's cost on the audit certificate).
+  let content = '';
   // Texts drawn one after another share one text object (q BT … ET Q), which sets a colour or a
   // font only when it changes: three operators a text instead of eight. An audit certificate
-  // writes hundreds of texts, and each operator is an object to build and to serialise.
+  // writes hundreds of texts.
   let block: { color: Rgb | null; font: string; size: number } | null = null;
   const endBlock = () => {
-    if (block) operators.push(ops.endText(), ops.popGraphicsState());
+    if (block) content += 'ET\nQ\n';
     block = null;
   };
   const fontNames = new Map<unknown, string>();
@@ -104,7 +106,7 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
     font(input) {
       let name = fontNames.get(input);
       if (!name) {
-        name = page.registerFont(input);
+        name = `/${page.registerFont(input)}`;
         fontNames.set(input, name);
       }
       return name;
@@ -112,7 +114,7 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
     ref(ref) {
       let name = fontNames.get(ref);
       if (!name) {
-        name = (page as unknown as PageResources).registerResource(ref, 'Font', 'F');
+        name = `/${(page as unknown as PageResources).registerResource(ref, 'Font', 'F')}`;
         fontNames.set(ref, name);
       }
       return name;
@@ -127,138 +129,115 @@ export function createPageCanvas(pdf: PDF, page: PDFPage): PageCanvas {
     }
     return name;
   };
+  // A text's runs, each after its font and size (left out where the text object has them).
+  const show = (runs: ShownRun[], current: { font: string; size: number }) => {
+    for (const run of runs) {
+      content += run.before;
+      if (current.font !== run.font || current.size !== run.size) {
+        content += `${run.font} ${number(run.size)} Tf\n`;
+        current.font = run.font;
+        current.size = run.size;
+      }
+      content += run.glyphs;
+    }
+  };
 
   return {
     text(font, text, x, y, size, color, options = {}) {
       if (!/\S/.test(text)) return;
       if (options.angle === undefined && options.opacity === undefined) {
         if (!block) {
-          operators.push(ops.pushGraphicsState(), ops.beginText());
+          content += 'q\nBT\n';
           block = { color: null, font: '', size: 0 };
         }
         if (block.color === null || block.color.some((c, i) => c !== color[i])) {
-          operators.push(ops.setNonStrokingRGB(...color));
+          content += rgb(color, 'rg');
           block.color = color;
         }
-        operators.push(ops.setTextMatrix(1, 0, 0, 1, x, y));
-        for (const operator of font.show(register, text, size)) {
-          if (operator.op === 'Tf') {
-            const [name, at] = operator.operands as [string, number];
-            if (block.font === name && block.size === at) continue;
-            block.font = name;
-            block.size = at;
-          }
-          operators.push(operator);
-        }
+        content += `1 0 0 1 ${number(x)} ${number(y)} Tm\n`;
+        show(font.show(register, text, size), block);
         return;
       }
       endBlock();
       const radians = ((options.angle ?? 0) * Math.PI) / 180;
-      const cos = Math.cos(radians);
+      const cos = number(Math.cos(radians));
       const sin = Math.sin(radians);
-      operators.push(ops.pushGraphicsState());
+      content += 'q\n';
       if (options.opacity !== undefined && options.opacity < 1) {
-        operators.push(ops.setGraphicsState(`/${opacityName(options.opacity)}`));
+        content += `/${opacityName(options.opacity)} gs\n`;
       }
-      operators.push(
-        ops.setNonStrokingRGB(...color),
-        ops.beginText(),
-        ops.setTextMatrix(cos, sin, -sin, cos, x, y),
-        ...font.show(register, text, size),
-        ops.endText(),
-        ops.popGraphicsState(),
-      );
+      content += `${rgb(color, 'rg')}BT\n${cos} ${number(sin)} ${number(-sin)} ${cos} ${number(x)} ${number(y)} Tm\n`;
+      show(font.show(register, text, size), { font: '', size: 0 });
+      content += 'ET\nQ\n';
     },
     line(x1, y1, x2, y2, color, width) {
       endBlock();
-      operators.push(
-        ops.pushGraphicsState(),
-        ops.setStrokingRGB(...color),
-        ops.setLineWidth(width),
-        ops.moveTo(x1, y1),
-        ops.lineTo(x2, y2),
-        ops.stroke(),
-        ops.popGraphicsState(),
-      );
+      content += `q\n${rgb(color, 'RG')}${number(width)} w\n${number(x1)} ${number(y1)} m\n${number(x2)} ${number(y2)} l\nS\nQ\n`;
     },
     rectangle(x, y, width, height, color, lineWidth) {
       endBlock();
-      operators.push(
-        ops.pushGraphicsState(),
-        ops.setStrokingRGB(...color),
-        ops.setLineWidth(lineWidth),
-        ops.rectangle(x, y, width, height),
-        ops.stroke(),
-        ops.popGraphicsState(),
-      );
+      content += `q\n${rgb(color, 'RG')}${number(lineWidth)} w\n${box(x, y, width, height)}S\nQ\n`;
     },
     image(image, x, y, width, height) {
       endBlock();
       const name = page.registerImage(image);
-      operators.push(
-        ops.pushGraphicsState(),
-        ops.concatMatrix(width, 0, 0, height, x, y),
-        ops.paintXObject(`/${name}`),
-        ops.popGraphicsState(),
-      );
+      content += `q\n${number(width)} 0 0 ${number(height)} ${number(x)} ${number(y)} cm\n/${name} Do\nQ\n`;
     },
     fill(x, y, width, height, color) {
       endBlock();
-      operators.push(
-        ops.pushGraphicsState(),
-        ops.setNonStrokingRGB(...color),
-        ops.rectangle(x, y, width, height),
-        ops.fill(),
-        ops.popGraphicsState(),
-      );
+      content += `q\n${rgb(color, 'rg')}${box(x, y, width, height)}f\nQ\n`;
     },
     circle(cx, cy, r, color, lineWidth) {
       endBlock();
       // Four cubic Béziers, each a quarter: k makes them within 0.03% of the circle.
       const k = 0.5523 * r;
-      operators.push(
-        ops.pushGraphicsState(),
-        lineWidth === null ? ops.setNonStrokingRGB(...color) : ops.setStrokingRGB(...color),
-        ...(lineWidth === null ? [] : [ops.setLineWidth(lineWidth)]),
-        ops.moveTo(cx + r, cy),
-        ops.curveTo(cx + r, cy + k, cx + k, cy + r, cx, cy + r),
-        ops.curveTo(cx - k, cy + r, cx - r, cy + k, cx - r, cy),
-        ops.curveTo(cx - r, cy - k, cx - k, cy - r, cx, cy - r),
-        ops.curveTo(cx + k, cy - r, cx + r, cy - k, cx + r, cy),
-        ops.closePath(),
-        lineWidth === null ? ops.fill() : ops.stroke(),
-        ops.popGraphicsState(),
-      );
+      const curve = (...points: number[]) => `${points.map(number).join(' ')} c\n`;
+      content +=
+        `q\n${lineWidth === null ? rgb(color, 'rg') : `${rgb(color, 'RG')}${number(lineWidth)} w\n`}` +
+        `${number(cx + r)} ${number(cy)} m\n` +
+        curve(cx + r, cy + k, cx + k, cy + r, cx, cy + r) +
+        curve(cx - k, cy + r, cx - r, cy + k, cx - r, cy) +
+        curve(cx - r, cy - k, cx - k, cy - r, cx, cy - r) +
+        curve(cx + k, cy - r, cx + r, cy - k, cx + r, cy) +
+        `h\n${lineWidth === null ? 'f' : 'S'}\nQ\n`;
     },
     within(matrix, draw) {
       endBlock();
-      operators.push(ops.pushGraphicsState(), ops.concatMatrix(...matrix));
+      content += `q\n${matrix.map(number).join(' ')} cm\n`;
       draw();
       endBlock();
-      operators.push(ops.popGraphicsState());
+      content += 'Q\n';
     },
     flush() {
       endBlock();
-      if (operators.length === 0) return;
-      (page as unknown as PageResources).appendContent(serialize(operators));
-      operators = [];
+      if (content === '') return;
+      // Every character is a byte (latin1): hex strings and the library's own bytes alike.
+      (page as unknown as PageResources).appendContent(Buffer.from(content, 'latin1'));
+      content = '';
     },
   };
 }
 
-// A content stream's bytes, written here rather than by @libpdf/core's serializer, which writes
-// each operand character by character through a byte writer: that was a fifth of a seal with
-// an audit certificate of many rows. The same bytes, save numbers (below). Nearly every operand
-// is a number, a name or a hex string; the rest (a shaped text's arrays and marked-content
-// dictionaries) are written by the library.
-function serialize(operators: Operator[]): Uint8Array {
+function rgb([r, g, b]: Rgb, op: 'rg' | 'RG'): string {
+  return `${number(r)} ${number(g)} ${number(b)} ${op}\n`;
+}
+
+function box(x: number, y: number, width: number, height: number): string {
+  return `${number(x)} ${number(y)} ${number(width)} ${number(height)} re\n`;
+}
+
+/**
+ * Content-stream lines for operators @libpdf/core builds (a shaped text's arrays, marked-content
+ * dictionaries): the library's bytes, each operator on a line, but for numbers and names, written
+ * here (the library writes each character through a byte writer).
+ */
+export function contentLines(operators: Operator[]): string {
   let out = '';
   for (const operator of operators) {
     let line: string | null = '';
     for (const operand of operator.operands) {
       if (typeof operand === 'number') line += `${number(operand)} `;
       else if (typeof operand === 'string') line += `${operand} `;
-      else if (operand instanceof PdfString && operand.format === 'hex') line += `${hex(operand)} `;
       else {
         line = null;
         break;
@@ -267,8 +246,7 @@ function serialize(operators: Operator[]): Uint8Array {
     out += line === null ? binary(operator.toBytes()) : line + operator.op;
     out += '\n';
   }
-  // Every character is a byte (latin1): hex strings and the library's own bytes alike.
-  return Buffer.from(out, 'latin1');
+  return out;
 }
 
 // A number as the library writes it: an integer plainly, else at most five decimals without
@@ -278,18 +256,6 @@ function number(value: number): string {
   if (Number.isInteger(value)) return String(value);
   const rounded = Math.round(value * 100_000) / 100_000;
   return rounded === 0 ? '0' : String(rounded);
-}
-
-// The fonts keep one PdfString for each text they draw, and a certificate draws the same names,
-// dates and words many times: each is written out once.
-const hexOf = new WeakMap<PdfString, string>();
-function hex(string: PdfString): string {
-  let found = hexOf.get(string);
-  if (found === undefined) {
-    found = `<${Buffer.from(string.bytes).toString('hex').toUpperCase()}>`;
-    hexOf.set(string, found);
-  }
-  return found;
 }
 
 function binary(bytes: Uint8Array): string {

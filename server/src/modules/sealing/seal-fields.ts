@@ -161,12 +161,12 @@ type TextLayout = { size: number; lines: string[]; firstBaseline: number; lineHe
 
 // Layouts by font, then by box size and text: the same value in the same size of box (initials
 // on every page, a date in each signee's date field) is laid out once per document.
-const layouts = new WeakMap<SealFont, Map<string, TextLayout>>();
+const layouts = new WeakMap<object, Map<string, TextLayout>>();
 
 function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {
   const clean = font.clean(text.replace(/\s+/g, ' ').trim());
-  let known = layouts.get(font);
-  if (!known) layouts.set(font, (known = new Map()));
+  let known = layouts.get(font.measures);
+  if (!known) layouts.set(font.measures, (known = new Map()));
   const key = `${box.width} ${box.height} ${clean}`;
   const layout =
     known.get(key) ?? remember(known, key, layoutText(font, clean, box.width, box.height), 1_000);

@@ -1,19 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  PdfString,
   Standard14Font,
-  ops,
   type EmbeddedFont,
   PDF,
   type PdfRef,
   type Standard14FontName,
 } from '@libpdf/core';
-import type { Operator } from './page-canvas.js';
 import { latin1Or } from './label-font.js';
 import { createShapedFont, measureShaped, RIGHT_TO_LEFT, type ShapedFont } from './shaped-font.js';
 
-/** What a page canvas gives fonts to name themselves in the page's resources. */
+/**
+ * What a page canvas gives fonts to name themselves in the page's resources: the name as
+ * operators write it (`/F1`).
+ */
 export type FontRegistrar = {
   font: (input: EmbeddedFont | Standard14FontName) => string;
   ref: (ref: PdfRef) => string;
@@ -25,11 +25,24 @@ export type SealFont = {
   clean: (text: string) => string;
   width: (text: string, size: number) => number;
   /**
-   * The text-object operators that select the font(s) and show already cleaned text (also
-   * recording glyphs for subsetting).
+   * Already cleaned text as runs of one font each, to be shown in a text object (also recording
+   * glyphs for subsetting).
    */
-  show: (register: FontRegistrar, text: string, size: number) => Operator[];
+  show: (register: FontRegistrar, text: string, size: number) => ShownRun[];
+  /**
+   * Shared by every font, in any document, that cleans and measures texts the same way: what
+   * layout works out from `clean` and `width` is kept by it, across seals (a font itself is made
+   * per document).
+   */
+  measures: object;
 };
+
+/**
+ * A run of text in one font, as content-stream text: what comes before its font is set
+ * (`before`: a marked-content span), the font's resource name and size (the canvas sets them
+ * where the text object has others), then the lines that show its glyphs.
+ */
+export type ShownRun = { before: string; font: string; size: number; glyphs: string };
 
 export type SealFonts = {
   /**
@@ -119,9 +132,17 @@ type Probe = {
   font: EmbeddedFont;
   advances: Map<string, number>;
   gids: Map<string, number>;
-  /** Texts as drawn: their glyph ids as a PDF string. */
-  texts: Map<string, PdfString>;
+  /** Texts as drawn: the content-stream line that shows their glyph ids. */
+  texts: Map<string, string>;
+  /** Texts as drawn: their characters, each once. */
+  chars: Map<string, string[]>;
 };
+
+// A document's font is told each character once; which characters a text holds is worked out
+// once per process (a certificate's texts are new to each document, not to the process).
+function distinctChars(probe: Probe, text: string): string[] {
+  return probe.chars.get(text) ?? remember(probe.chars, text, [...new Set(text)]);
+}
 let probePdf: PDF | undefined;
 const probes = new Map<string, Probe>();
 function probeFont(path: string): Probe {
@@ -133,6 +154,7 @@ function probeFont(path: string): Probe {
       advances: new Map(),
       gids: new Map(),
       texts: new Map(),
+      chars: new Map(),
     };
     probes.set(path, probe);
   }
@@ -182,7 +204,7 @@ type Member = {
   script?: RegExp;
   covers: (codePoint: number) => boolean;
   width: (text: string, size: number) => number;
-  show: (register: FontRegistrar, text: string, size: number) => Operator[];
+  show: (register: FontRegistrar, text: string, size: number) => ShownRun[];
 };
 
 // A member reads and parses its font file on first use: a document in Latin script never
@@ -195,11 +217,14 @@ function plainMember(pdf: PDF, path: string): Member {
   // Texts whose characters this document's font has recorded: a certificate draws the same
   // names, addresses, dates and words row after row.
   const drawn = new Set<string>();
-  const encode = (font: EmbeddedFont, text: string): PdfString => {
+  const encode = (font: EmbeddedFont, text: string): string => {
     const probe = probeFont(path);
     if (!drawn.has(text)) {
-      const fresh = [...new Set(text)].filter((char) => !recorded.has(char));
-      if (fresh.length > 0) {
+      let fresh: string[] | undefined;
+      for (const char of distinctChars(probe, text)) {
+        if (!recorded.has(char)) (fresh ??= []).push(char);
+      }
+      if (fresh) {
         const ids = font.encodeTextToGids(fresh.join(''));
         fresh.forEach((char, i) => {
           probe.gids.set(char, ids[i]);
@@ -208,7 +233,7 @@ function plainMember(pdf: PDF, path: string): Member {
       }
       drawn.add(text);
     }
-    // The string a text is drawn with is the same in every document (its glyph ids): made once.
+    // The line a text is shown with is the same in every document (its glyph ids): made once.
     const known = probe.texts.get(text);
     if (known) return known;
     const chars = Array.from(text);
@@ -219,14 +244,14 @@ function plainMember(pdf: PDF, path: string): Member {
       bytes[i * 2] = gid >> 8;
       bytes[i * 2 + 1] = gid & 0xff;
     });
-    return remember(probe.texts, text, PdfString.fromBytes(bytes));
+    return remember(probe.texts, text, showLine(bytes));
   };
   return {
     covers: (codePoint) => probeFont(path).font.canEncode(String.fromCodePoint(codePoint)),
     width: (text, size) => cachedWidth(probeFont(path), text) * size,
     show(register, text, size) {
       font ??= embedShared(pdf, path);
-      return [ops.setFont(`/${register.font(font)}`, size), ops.showText(encode(font, text))];
+      return [{ before: '', font: register.font(font), size, glyphs: encode(font, text) }];
     },
   };
 }
@@ -246,7 +271,7 @@ function shapedMember(pdf: PDF, file: ShapedFontSpec, created: ShapedFont[]): Me
         font = createShapedFont(pdf, shapedFile());
         created.push(font);
       }
-      return font.show(register.ref, text, size);
+      return [font.show(register.ref, text, size)];
     },
   };
 }
@@ -372,6 +397,7 @@ function fontStack(
   return {
     clean,
     width: (text, size) => widthAtOne(text) * size,
+    measures: options.cache,
     show: (register, text, size) => {
       const found = runs(text);
       return found.length === 1
@@ -423,29 +449,42 @@ function withoutGlyphNames(ttf: Uint8Array): Uint8Array {
   return bytes;
 }
 
-// The standard fonts' strings by text (the same in each of them): the sandbox mark and the
+// The standard fonts' lines by text (the same in each of them): the sandbox mark and the
 // certificate's labels are drawn on every page of every seal.
-const standardStrings = new Map<string, PdfString>();
+const standardLines = new Map<string, string>();
+
+/** The content-stream line that shows a string of these bytes: `<…> Tj`. */
+function showLine(bytes: Uint8Array): string {
+  return `<${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').toUpperCase()}> Tj\n`;
+}
+
+// What texts clean to in each standard font, shared by every document: also the identity of
+// its measures.
+const standardCleaned = new Map<Standard14FontName, Map<string, string>>();
 
 /** A standard-14 font: no embedding cost, but only Latin-1 characters survive cleaning. */
 export function standardSealFont(name: Standard14FontName): SealFont {
   const metrics = Standard14Font.of(name);
+  let cleaned = standardCleaned.get(name);
+  if (!cleaned) standardCleaned.set(name, (cleaned = new Map()));
   return {
-    clean: (text) => toLatin1(stripControls(text)),
+    measures: cleaned,
+    clean: (text) => cleaned.get(text) ?? remember(cleaned, text, toLatin1(stripControls(text))),
     width: (text, size) => metrics.widthOfTextAtSize(text, size),
     // WinAnsi equals Latin-1 for the characters toLatin1 keeps.
     show: (register, text, size) => [
-      ops.setFont(`/${register.font(name)}`, size),
-      ops.showText(
-        standardStrings.get(text) ??
+      {
+        before: '',
+        font: register.font(name),
+        size,
+        glyphs:
+          standardLines.get(text) ??
           remember(
-            standardStrings,
+            standardLines,
             text,
-            PdfString.fromBytes(
-              Uint8Array.from(text, (char) => Math.min(char.codePointAt(0) ?? 63, 0xff)),
-            ),
+            showLine(Uint8Array.from(text, (char) => Math.min(char.codePointAt(0) ?? 63, 0xff))),
           ),
-      ),
+      },
     ],
   };
 }
@@ -457,14 +496,14 @@ export function fontCovers(font: SealFont, text: string): boolean {
 
 // Fitted texts by font, then by size, width and text: an audit certificate fits the same names,
 // addresses and values into the same columns row after row.
-const fitted = new WeakMap<SealFont, Map<string, string>>();
+const fitted = new WeakMap<object, Map<string, string>>();
 
 /** Cleans `text` for `font` and shortens it with "..." until it fits `maxWidth` points. */
 export function fitText(font: SealFont, text: string, size: number, maxWidth: number): string {
   const clean = font.clean(text);
   if (font.width(clean, size) <= maxWidth) return clean;
-  let known = fitted.get(font);
-  if (!known) fitted.set(font, (known = new Map()));
+  let known = fitted.get(font.measures);
+  if (!known) fitted.set(font.measures, (known = new Map()));
   const key = `${size} ${maxWidth} ${clean}`;
   return known.get(key) ?? remember(known, key, shorten(font, clean, size, maxWidth), 1_000);
 }

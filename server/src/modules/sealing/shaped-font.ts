@@ -15,7 +15,8 @@ import {
   type ShapedGlyph,
   type ShapingFace,
 } from './harfbuzz.js';
-import type { Operator } from './page-canvas.js';
+import { contentLines, type Operator } from './page-canvas.js';
+import type { ShownRun } from './seal-fonts.js';
 
 /** Scripts written right to left. */
 export const RIGHT_TO_LEFT =
@@ -98,7 +99,7 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
   const widthOf = (gid: number) => Math.round(face.advance(gid) * scale);
 
   return {
-    show(register: RefRegistrar, text: string, size: number): Operator[] {
+    show(register: RefRegistrar, text: string, size: number): ShownRun {
       const glyphs = shape(text);
       const rtl = RIGHT_TO_LEFT.test(text);
       // Each glyph's characters: from its cluster to the next cluster, given to the first glyph
@@ -116,7 +117,7 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
       }
       // The pen as HarfBuzz places it and as the viewer will (by the /W widths), in 1/1000 em:
       // every difference becomes a TJ adjustment; a vertical offset, a text rise.
-      const out: Operator[] = [ops.setFont(`/${register(ref)}`, size)];
+      const out: Operator[] = [];
       let items: Array<PdfString | PdfNumber> = [];
       let rise = 0;
       let pen = 0;
@@ -145,9 +146,15 @@ export function createShapedFont(pdf: PDF, file: ShapedFontFile) {
         items.push(PdfNumber.of(-Math.round((end - viewer) * 100) / 100));
       flush();
       if (rise !== 0) out.push(ops.setTextRise(0));
-      if (rtl) return out;
+      const font = register(ref);
+      if (rtl) return { before: '', font, size, glyphs: contentLines(out) };
       const actual = PdfDict.of({ ActualText: PdfString.fromString(text) });
-      return [ops.beginMarkedContentProps('/Span', actual), ...out, ops.endMarkedContent()];
+      return {
+        before: contentLines([ops.beginMarkedContentProps('/Span', actual)]),
+        font,
+        size,
+        glyphs: contentLines([...out, ops.endMarkedContent()]),
+      };
     },
     /** Writes the font: call once, after the last text is drawn and before saving. */
     finish(): void {
