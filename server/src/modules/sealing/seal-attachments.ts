@@ -12,6 +12,7 @@ import { format, messages } from '../../i18n/index.js';
 import { listAttachments } from '../fields/attachments.repo.js';
 import type { FieldRow } from '../fields/fields.repo.js';
 import { readAll, type Storage } from '../storage/storage.js';
+import { keepUncompressed } from './native-deflate.js';
 import { ATTACHMENT_NAME_PREFIX, type SealAttachment } from './seal-types.js';
 
 /**
@@ -79,7 +80,10 @@ export function embedAttachments(pdf: PDF, attachments: SealAttachment[], sealed
     // As for the evidence (evidence.ts): the MIME type's name is written again, escaped once.
     const files = resolve(spec.get('EF'));
     const stream = files instanceof PdfDict ? resolve(files.get('F')) : undefined;
-    if (stream instanceof PdfDict) stream.set('Subtype', PdfName.of(file.mimeType));
+    if (stream instanceof PdfDict) {
+      stream.set('Subtype', PdfName.of(file.mimeType));
+      keepUncompressed(stream, file.bytes);
+    }
     refs.push(ref);
   }
   const catalog = pdf.getCatalog();
