@@ -159,8 +159,9 @@ function drawChoice(font: SealFont, canvas: PageCanvas, option: string, box: Box
 /** Where a text's lines go in its box: the first baseline above the box's bottom, then down. */
 type TextLayout = { size: number; lines: string[]; firstBaseline: number; lineHeight: number };
 
-// Layouts by font, then by box size and text: the same value in the same size of box (initials
-// on every page, a date in each signee's date field) is laid out once per document.
+// Layouts by the font's measures (shared by every document's copy of it), then by box size and
+// text: the same value in the same size of box (initials on every page, a date in each signee's
+// date field) is laid out once per process.
 const layouts = new WeakMap<object, Map<string, TextLayout>>();
 
 function drawText(font: SealFont, canvas: PageCanvas, text: string, box: Box) {

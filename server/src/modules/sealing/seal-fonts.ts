@@ -494,8 +494,9 @@ export function fontCovers(font: SealFont, text: string): boolean {
   return font.clean(text) === stripControls(text);
 }
 
-// Fitted texts by font, then by size, width and text: an audit certificate fits the same names,
-// addresses and values into the same columns row after row.
+// Fitted texts by the font's measures (shared by every document's copy of it), then by size,
+// width and text: an audit certificate fits the same names, addresses and values into the same
+// columns row after row.
 const fitted = new WeakMap<object, Map<string, string>>();
 
 /** Cleans `text` for `font` and shortens it with "..." until it fits `maxWidth` points. */
