@@ -459,18 +459,26 @@ function showLine(bytes: Uint8Array): string {
 }
 
 // What texts clean to in each standard font, shared by every document: also the identity of
-// its measures.
+// its measures. And each text's width in thousandths of the size: the library looks every
+// character's glyph name and width up on every call, and a certificate measures its labels on
+// every page of every seal.
 const standardCleaned = new Map<Standard14FontName, Map<string, string>>();
+const standardWidths = new Map<Standard14FontName, Map<string, number>>();
 
 /** A standard-14 font: no embedding cost, but only Latin-1 characters survive cleaning. */
 export function standardSealFont(name: Standard14FontName): SealFont {
   const metrics = Standard14Font.of(name);
   let cleaned = standardCleaned.get(name);
   if (!cleaned) standardCleaned.set(name, (cleaned = new Map()));
+  let widths = standardWidths.get(name);
+  if (!widths) standardWidths.set(name, (widths = new Map()));
+  // The sum of the glyphs' widths (integers, as the library sums them), then scaled as it does.
+  const thousandths = (text: string): number =>
+    widths.get(text) ?? remember(widths, text, metrics.widthOfTextAtSize(text, 1000));
   return {
     measures: cleaned,
     clean: (text) => cleaned.get(text) ?? remember(cleaned, text, toLatin1(stripControls(text))),
-    width: (text, size) => metrics.widthOfTextAtSize(text, size),
+    width: (text, size) => (thousandths(text) * size) / 1e3,
     // WinAnsi equals Latin-1 for the characters toLatin1 keeps.
     show: (register, text, size) => [
       {
