@@ -33,6 +33,7 @@ import * as m0031branding from './migrations/0031-branding.js';
 import * as m0032tenantActivity from './migrations/0032-tenant-activity.js';
 import * as m0033fieldAttachments from './migrations/0033-field-attachments.js';
 import * as m0034homeCounts from './migrations/0034-home-counts.js';
+import * as m0035hotUpdates from './migrations/0035-hot-updates.js';
 
 // Explicit list, no directory scanning: the migrations ship with the code that needs them.
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0032-tenant-activity': m0032tenantActivity,
   '0033-field-attachments': m0033fieldAttachments,
   '0034-home-counts': m0034homeCounts,
+  '0035-hot-updates': m0035hotUpdates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
