@@ -16,6 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadOrCreateSealCertificate } from '../server/src/modules/sealing/seal-certificate.js';
 import { sealPdf as sealAfter } from '../server/src/modules/sealing/seal-pdf.js';
+import { WARM_UP_SEALS } from '../server/src/modules/sealing/seal-worker.js';
 import { sealInputs } from './fields.bench.js';
 import { ROOT, median } from './support/processes.js';
 
@@ -53,7 +54,7 @@ try {
     { name: 'after, 40 fields', seal: sealAfter, input: fields },
   ];
   // Warm, as the sealing thread is before its first real seal.
-  for (let i = 0; i < 60; i++) for (const s of seals) await s.seal(s.input);
+  for (let i = 0; i < WARM_UP_SEALS; i++) for (const s of seals) await s.seal(s.input);
   const times = seals.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [3, 2, 1, 0] : [0, 1, 2, 3];

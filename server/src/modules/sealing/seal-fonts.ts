@@ -458,20 +458,21 @@ function showLine(bytes: Uint8Array): string {
   return `<${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').toUpperCase()}> Tj\n`;
 }
 
-// What texts clean to in each standard font, shared by every document: also the identity of
-// its measures. And each text's width in thousandths of the size: the library looks every
-// character's glyph name and width up on every call, and a certificate measures its labels on
-// every page of every seal.
-const standardCleaned = new Map<Standard14FontName, Map<string, string>>();
-const standardWidths = new Map<Standard14FontName, Map<string, number>>();
+// What each standard font works out about texts, shared by every document: what they clean to
+// (also the identity of its measures), and their widths in thousandths of the size (the library
+// looks every character's glyph name and width up on every call, and a certificate measures
+// its labels on every page of every seal).
+const standardCaches = new Map<
+  Standard14FontName,
+  { cleaned: Map<string, string>; widths: Map<string, number> }
+>();
 
 /** A standard-14 font: no embedding cost, but only Latin-1 characters survive cleaning. */
 export function standardSealFont(name: Standard14FontName): SealFont {
   const metrics = Standard14Font.of(name);
-  let cleaned = standardCleaned.get(name);
-  if (!cleaned) standardCleaned.set(name, (cleaned = new Map()));
-  let widths = standardWidths.get(name);
-  if (!widths) standardWidths.set(name, (widths = new Map()));
+  let caches = standardCaches.get(name);
+  if (!caches) standardCaches.set(name, (caches = { cleaned: new Map(), widths: new Map() }));
+  const { cleaned, widths } = caches;
   // The sum of the glyphs' widths (integers, as the library sums them), then scaled as it does.
   const thousandths = (text: string): number =>
     widths.get(text) ?? remember(widths, text, metrics.widthOfTextAtSize(text, 1000));
