@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compiledCheck } from '../../lib/compiled-check.js';
 import type { FieldError } from '../../lib/errors.js';
 import { ALWAYS_REQUIRED, FIELD_TYPES, type Box, type PageSize } from './field-types.js';
 import { checkBody } from './field-rules.js';
@@ -173,17 +174,53 @@ export type FieldBody = z.output<z.ZodObject<typeof fieldBody>>;
 
 export { NO_OPTIONS, numberRules, valueProblem } from './field-rules.js';
 
+const quickCreateFieldCheck = checkField({ signee: SIGNEE_POSITION, ...NUMBERS });
+const templateCreateFieldCheck = checkField({ role: SIGNEE_POSITION, ...NUMBERS });
+
 /** One element of quick-create's `fields` part: the signee by 0-based position. */
 export const quickCreateFieldSchema = z
   .object({ signee: ranged(SIGNEE_POSITION), ...fieldBody })
   .strict()
-  .check(checkField({ signee: SIGNEE_POSITION, ...NUMBERS }));
+  .check(quickCreateFieldCheck);
 
 /** One element of `POST /api/templates`' `fields` part: the role by 0-based position. */
 export const templateCreateFieldSchema = z
   .object({ role: ranged(SIGNEE_POSITION), ...fieldBody })
   .strict()
-  .check(checkField({ role: SIGNEE_POSITION, ...NUMBERS }));
+  .check(templateCreateFieldCheck);
+
+/**
+ * The `fields` part of quick-create (`signee`) or of a new template (`role`), decoded from
+ * JSON: the array as zod's safeParse answers it. Most parts are taken by a compiled check
+ * (compiledCheck) and the checks it cannot hold: each field's numbers and rules
+ * (`checkField`), its trimmed strings already trimmed. Then zod's answer would be the input
+ * itself; any other part is zod's to parse, and to word the problems of.
+ */
+export const fieldsPart = {
+  signee: fieldsPartParser(quickCreateFieldSchema, quickCreateFieldCheck),
+  role: fieldsPartParser(templateCreateFieldSchema, templateCreateFieldCheck),
+};
+
+function fieldsPartParser<T extends z.ZodType>(
+  item: T,
+  check: (ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }) => void,
+) {
+  const schema = z.array(item).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`);
+  const passes = compiledCheck(schema);
+  const taken = (field: FieldBody) => {
+    if (!trimmed(field.label) || !trimmed(field.showIf?.field)) return false;
+    if (field.options && !field.options.every(trimmed)) return false;
+    const issues: z.core.$ZodRawIssue[] = [];
+    check({ value: field, issues });
+    return issues.length === 0;
+  };
+  return (json: unknown): z.ZodSafeParseResult<Array<z.output<T>>> =>
+    passes(json) && (json as FieldBody[]).every(taken)
+      ? { success: true, data: json as Array<z.output<T>> }
+      : schema.safeParse(json);
+}
+
+const trimmed = (text: string | null | undefined) => text == null || text === text.trim();
 
 /** One element of `PUT /api/templates/{id}/fields`: the role by id, and the field's own id. */
 export const templateFieldInputSchema = z
