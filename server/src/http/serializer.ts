@@ -1,6 +1,7 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { InvalidSchemaError, ResponseSerializationError } from 'fastify-type-provider-zod';
 import { $ZodType, safeParse } from 'zod/v4/core';
+import { schemaParts } from '../lib/compiled-check.js';
 
 // Schema kinds whose output depends on the direction they run in: a response schema holding one
 // would need zod's encode, which is ten times slower than parse (2 µs for a small object).
@@ -8,23 +9,8 @@ const DIRECTIONAL = new Set(['transform', 'pipe', 'default', 'prefault', 'catch'
 
 /** The first directional kind of schema inside `schema`, or null when there is none. */
 export function directionalPart(schema: $ZodType): string | null {
-  const seen = new Set<$ZodType>();
-  const stack: $ZodType[] = [schema];
-  while (stack.length > 0) {
-    const current = stack.pop()!;
-    if (seen.has(current)) continue;
-    seen.add(current);
-    const def = current._zod.def as unknown as Record<string, unknown> & { type: string };
-    if (DIRECTIONAL.has(def.type)) return def.type;
-    if (def.type === 'lazy') stack.push((def.getter as () => $ZodType)());
-    for (const value of Object.values(def)) {
-      const children = Array.isArray(value)
-        ? value
-        : value && typeof value === 'object' && !(value instanceof $ZodType)
-          ? Object.values(value)
-          : [value];
-      for (const child of children) if (child instanceof $ZodType) stack.push(child);
-    }
+  for (const part of schemaParts(schema)) {
+    if (DIRECTIONAL.has(part._zod.def.type)) return part._zod.def.type;
   }
   return null;
 }

@@ -16,8 +16,12 @@ describe('compiledCheck', () => {
     expect(passes({ pattern: 'abc' })).toBe(false);
   });
 
-  it('refuses a schema with a format or a pattern, where ajv and zod may differ', () => {
+  it('refuses what JSON Schema does not hold, unless the caller runs it', () => {
+    expect(() => compiledCheck(z.string().regex(/^a+$/i))).toThrow(/pattern/);
     expect(() => compiledCheck(z.object({ id: z.uuid() }))).toThrow(/format/);
-    expect(() => compiledCheck(z.string().regex(/^a+$/))).toThrow(/pattern/);
+    expect(() => compiledCheck(z.date())).toThrow();
+    expect(() => compiledCheck(z.string().trim())).toThrow(/overwrite/);
+    expect(() => compiledCheck(z.number().refine((n) => n % 2 === 0))).toThrow(/custom/);
+    expect(compiledCheck(z.string().trim().max(2), { unheld: ['overwrite'] })('ab')).toBe(true);
   });
 });

@@ -206,7 +206,7 @@ function fieldsPartParser<T extends z.ZodType>(
   check: (ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }) => void,
 ) {
   const schema = z.array(item).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`);
-  const passes = compiledCheck(schema);
+  const passes = compiledCheck(schema, { unheld: ['custom', 'overwrite'] });
   const taken = (field: FieldBody) => {
     if (!trimmed(field.label) || !trimmed(field.showIf?.field)) return false;
     if (field.options && !field.options.every(trimmed)) return false;

@@ -10,7 +10,6 @@ import * as repo from './fields.repo.js';
 import { showIfErrors } from './show-if.js';
 import { z } from 'zod';
 import {
-  MAX_FIELDS,
   NO_OPTIONS,
   fieldIssues,
   fieldPath,
