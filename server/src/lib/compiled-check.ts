@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { $ZodType } from 'zod/v4/core';
 
-// One compiler for the process: each schema is compiled once, when its module loads.
+// One compiler for the process: each schema is compiled once.
 const ajv = new Ajv2020({ strictNumbers: true, allowUnionTypes: true });
 
 /** The kinds of zod check JSON Schema does not hold. */
@@ -33,7 +33,7 @@ export function compiledCheck(
   }
   const jsonSchema = z.toJSONSchema(schema, { io: 'input' });
   const found = [...schemaNodes(jsonSchema)].find((node) => 'format' in node || 'pattern' in node);
-  if (found) throw new Error(`compiledCheck takes no schema with a format or a pattern`);
+  if (found) throw new Error('compiledCheck takes no schema with a format or a pattern');
   const validate = ajv.compile(jsonSchema);
   return (value) => validate(value) === true;
 }

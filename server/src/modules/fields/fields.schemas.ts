@@ -206,7 +206,9 @@ function fieldsPartParser<T extends z.ZodType>(
   check: (ctx: { value: unknown; issues: z.core.$ZodRawIssue[] }) => void,
 ) {
   const schema = z.array(item).max(MAX_FIELDS, `at most ${MAX_FIELDS} fields`);
-  const passes = compiledCheck(schema, { unheld: ['custom', 'overwrite'] });
+  // Compiled on first use (12–24 ms each), not when the module loads: start-up, and the
+  // processes that never read a `fields` part, do not pay for it.
+  let passes: ((value: unknown) => boolean) | undefined;
   const taken = (field: FieldBody) => {
     if (!trimmed(field.label) || !trimmed(field.showIf?.field)) return false;
     if (field.options && !field.options.every(trimmed)) return false;
@@ -214,10 +216,13 @@ function fieldsPartParser<T extends z.ZodType>(
     check({ value: field, issues });
     return issues.length === 0;
   };
-  return (json: unknown): z.ZodSafeParseResult<Array<z.output<T>>> =>
-    passes(json) && (json as FieldBody[]).every(taken)
+  const parse = (json: unknown): z.ZodSafeParseResult<Array<z.output<T>>> =>
+    (passes ??= compiledCheck(schema, { unheld: ['custom', 'overwrite'] }))(json) &&
+    (json as FieldBody[]).every(taken)
       ? { success: true, data: json as Array<z.output<T>> }
       : schema.safeParse(json);
+  // The zod schema whose answer `parse` gives.
+  return Object.assign(parse, { schema });
 }
 
 const trimmed = (text: string | null | undefined) => text == null || text === text.trim();
